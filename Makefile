@@ -1,0 +1,48 @@
+# One entry point for every routine job. Each target builds the virtualenv first if needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 5000
+
+.PHONY: run test test-postgres lint bench eval-vision train clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+## Start the app for the table: migrate the database, then serve on all interfaces.
+run: $(STAMP)
+	PORT=$(PORT) $(BIN)/python -m companion
+
+## Every test (unit, API, vision, browser). With POSTGRES_TEST_URL set, the database tests
+## run a second time against that PostgreSQL server.
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+	@if [ -n "$$POSTGRES_TEST_URL" ]; then \
+		echo "== database tests again on PostgreSQL"; \
+		TEST_DATABASE_URL="$$POSTGRES_TEST_URL" $(BIN)/python -m pytest -q tests/app; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_rules.py
+	$(BIN)/python benchmarks/bench_api.py
+	$(BIN)/python benchmarks/bench_vision.py
+
+eval-vision: $(STAMP)
+	$(BIN)/python -m vision.evaluate
+
+## Train the half-reader model (CPU only; never run in CI). Installs the CPU build of PyTorch.
+train: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[train]"
+	$(BIN)/python -m training.train_halves --seed 0 --out models/halves.onnx
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,231 @@
+"""House rules: one frozen value per key of the referee contract (shared/spec/referee.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from companion.rules.presets import PRESETS
+
+
+class RulesError(ValueError):
+    """A rule key or value is unknown, or the rules cannot serve the request."""
+
+
+# Every contract key with its allowed values; ``None`` marks keys checked by hand (numbers,
+# tables, schedules). The first value listed is not necessarily the default: presets decide.
+CHOICES: dict[str, tuple[object, ...] | None] = {
+    "set_max": (12, 6, 9, 15, 18),
+    "hand_size": None,
+    "engine_source": (
+        "set_aside",
+        "holder_plays_draw_all",
+        "holder_plays_draw_in_turn",
+        "next_highest_double",
+    ),
+    "round_leader": ("rotate_left", "engine_holder"),
+    "schedule": None,
+    "first_turn": ("multi_own_train", "single_tile"),
+    "first_turn_may_end_on_double": (True, False),
+    "mexican_on_first_turn": (False, True),
+    "own_train_required_before_other_play": (False, True),
+    "others_may_start_unstarted_marked_train": (True, False),
+    "double_followup": ("must_cover_own_if_able", "anywhere", "none"),
+    "satisfy_scope": ("table", "train_only", "none"),
+    "doubles_per_turn": ("unlimited", 1),
+    "satisfy_order": ("oldest_first", "newest_first", "any"),
+    "draw_rule": ("one_then_pass", "until_playable"),
+    "must_play_if_able": (True, False),
+    "marker_removal": ("auto_on_own_train_play", "owner_choice_after_any_play"),
+    "go_out_on_double": ("allowed", "must_be_covered", "allowed_opponents_x2"),
+    "first_turn_out": ("others_finish_first_turn", "round_ends"),
+    "last_tile_call": ("draw2", "none", "draw1", "draw2_and_skip"),
+    "blocked_definition": ("no_legal_move_anywhere", "full_lap_of_passes"),
+    "blocked_scoring": ("pips", "lowest_to_zero"),
+    "blank_scoring": ("pips", "double_blank_50", "double_blank_25", "blank_25_double_blank_50"),
+    "going_out_bonus": None,
+    "open_marker_penalty": None,
+    "blanks_wild": (False, True),
+    "dead_double": ("frees_play", "blocks_play"),
+    "double_branches": (1, 2, 3),
+    "mexican_trains": (1, 2),
+}
+
+KEYS: tuple[str, ...] = tuple(CHOICES)
+"""The contract's rule keys, in the order the contract lists them."""
+
+# Named deal tables: set_max -> {players: tiles each}.
+DEAL_TABLES: dict[str, dict[int, dict[int, int]]] = {
+    "celko": {
+        12: dict(zip(range(2, 9), (15, 15, 15, 12, 12, 11, 11), strict=True)),
+        6: {2: 9, 3: 8, 4: 6},
+        9: dict(zip(range(2, 9), (9, 9, 9, 7, 7, 7, 6), strict=True)),
+        15: {**dict.fromkeys(range(2, 7), 15), 7: 13, 8: 13, **dict.fromkeys(range(9, 13), 11)},
+    },
+    "fundex": {12: dict(zip(range(2, 9), (15, 15, 15, 11, 11, 8, 8), strict=True))},
+    "idaho_goodsam": {12: dict(zip(range(2, 9), (16, 15, 14, 13, 12, 11, 10), strict=True))},
+    "ourpastimes": {12: dict(zip(range(2, 9), (16, 16, 15, 14, 12, 10, 9), strict=True))},
+    "wikihow": {12: dict(zip(range(2, 11), (12, 12, 12, 12, 12, 10, 10, 8, 8), strict=True))},
+}
+
+HandSizeValue = str | tuple[tuple[int, int], ...]
+ScheduleValue = str | tuple[int, ...]
+
+
+def _describe(value: object) -> str:
+    return repr(value) if not isinstance(value, str) else f'"{value}"'
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete, validated set of house rules (see shared/spec/referee.md for each key)."""
+
+    set_max: int
+    hand_size: HandSizeValue
+    """A named deal table, or ``((players, tiles), ...)`` sorted by players."""
+    engine_source: str
+    round_leader: str
+    schedule: ScheduleValue
+    """``"descend_from_max"`` or the engine value of each round."""
+    first_turn: str
+    first_turn_may_end_on_double: bool
+    mexican_on_first_turn: bool
+    own_train_required_before_other_play: bool
+    others_may_start_unstarted_marked_train: bool
+    double_followup: str
+    satisfy_scope: str
+    doubles_per_turn: str | int
+    satisfy_order: str
+    draw_rule: str
+    must_play_if_able: bool
+    marker_removal: str
+    go_out_on_double: str
+    first_turn_out: str
+    last_tile_call: str
+    blocked_definition: str
+    blocked_scoring: str
+    blank_scoring: str
+    going_out_bonus: int
+    open_marker_penalty: int
+    blanks_wild: bool
+    dead_double: str
+    double_branches: Literal[1, 2, 3] | int
+    mexican_trains: int
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Builds rules from ``{"preset": name, key: value, ...}`` (``preset`` defaults to
+        ``"standard"``).
+
+        :raises: :exc:`RulesError` naming the unknown preset, key or value.
+        """
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise RulesError('rules must be an object such as {"preset": "standard"}')
+        preset_name = data.get("preset", "standard")
+        if not isinstance(preset_name, str) or preset_name not in PRESETS:
+            names = ", ".join(sorted(PRESETS))
+            raise RulesError(
+                f"rules.preset: unknown preset {_describe(preset_name)} (known: {names})"
+            )
+        values: dict[str, Any] = dict(PRESETS[preset_name])
+        for key, value in data.items():
+            if key == "preset":
+                continue
+            if key not in CHOICES:
+                raise RulesError(f"rules.{key}: unknown rule key")
+            values[key] = value
+        missing = [key for key in KEYS if key not in values]
+        if missing:
+            raise RulesError(f"rules.{missing[0]}: preset {preset_name!r} gives no value")
+        return cls(**{key: _validate(key, values[key], values) for key in KEYS})
+
+    def to_json(self) -> dict[str, Any]:
+        """Every key with its value in the contract's JSON form."""
+        out: dict[str, Any] = {}
+        for key in KEYS:
+            value = getattr(self, key)
+            if key == "hand_size" and not isinstance(value, str):
+                value = {str(players): tiles for players, tiles in value}
+            elif key == "schedule" and not isinstance(value, str):
+                value = list(value)
+            out[key] = value
+        return out
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some keys changed, given in their JSON form and validated."""
+        for key in changes:
+            if key not in CHOICES:
+                raise RulesError(f"rules.{key}: unknown rule key")
+        values = self.to_json()
+        values.update(changes)
+        return Rules(**{key: _validate(key, values[key], values) for key in KEYS})
+
+    def hand_table(self) -> dict[int, int]:
+        """Tiles per player count for this set (empty if the named table does not cover it)."""
+        if isinstance(self.hand_size, str):
+            return dict(DEAL_TABLES[self.hand_size].get(self.set_max, {}))
+        return dict(self.hand_size)
+
+
+def _validate(key: str, value: Any, values: Mapping[str, Any]) -> Any:
+    choices = CHOICES[key]
+    if choices is not None:
+        for choice in choices:
+            # 1 == True in Python, so compare types too.
+            if value == choice and type(value) is type(choice):
+                return value
+        allowed = ", ".join(_describe(choice) for choice in choices)
+        raise RulesError(f"rules.{key}: {_describe(value)} is not one of {allowed}")
+    if key in ("going_out_bonus", "open_marker_penalty"):
+        if type(value) is not int:
+            raise RulesError(f"rules.{key}: must be a whole number, got {_describe(value)}")
+        if key == "going_out_bonus" and value > 0:
+            raise RulesError(f"rules.{key}: must be 0 or negative, got {value}")
+        if key == "open_marker_penalty" and value < 0:
+            raise RulesError(f"rules.{key}: must be 0 or positive, got {value}")
+        return value
+    if key == "hand_size":
+        return _validate_hand_size(value)
+    if key == "schedule":
+        return _validate_schedule(value, values.get("set_max"))
+    raise AssertionError(key)  # pragma: no cover
+
+
+def _validate_hand_size(value: Any) -> HandSizeValue:
+    if isinstance(value, str):
+        if value not in DEAL_TABLES:
+            names = ", ".join(sorted(DEAL_TABLES))
+            raise RulesError(f"rules.hand_size: unknown deal table {value!r} (known: {names})")
+        return value
+    if isinstance(value, tuple):
+        value = {str(p): t for p, t in value}
+    if not isinstance(value, Mapping) or not value:
+        raise RulesError(
+            'rules.hand_size: must be a table name or an object such as {"2": 15, "3": 15}'
+        )
+    entries: list[tuple[int, int]] = []
+    for players_text, tiles in value.items():
+        players = (
+            int(players_text) if isinstance(players_text, str) and players_text.isdigit() else None
+        )
+        if players is None or players < 1:
+            raise RulesError(f"rules.hand_size: {players_text!r} is not a player count")
+        if type(tiles) is not int or tiles < 1:
+            raise RulesError(f"rules.hand_size: {_describe(tiles)} tiles for {players} players")
+        entries.append((players, tiles))
+    return tuple(sorted(entries))
+
+
+def _validate_schedule(value: Any, set_max: Any) -> ScheduleValue:
+    if value == "descend_from_max":
+        return "descend_from_max"
+    if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
+        raise RulesError('rules.schedule: must be "descend_from_max" or a list of engine values')
+    top = set_max if type(set_max) is int else 18
+    for engine in value:
+        if type(engine) is not int or not 0 <= engine <= top:
+            raise RulesError(f"rules.schedule: {_describe(engine)} is not a double of this set")
+    return tuple(value)

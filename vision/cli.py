@@ -1,0 +1,93 @@
+"""Command line: `python -m vision score PHOTO [PHOTO ...] [--blank-scoring RULE]`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.rules import CHOICES
+from vision.decode import PhotoError
+from vision.pipeline import HandReader, score_reading
+
+BLANK_SCORING_CHOICES: tuple[str, ...] = tuple(
+    str(choice) for choice in CHOICES["blank_scoring"] or ()
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for `python -m vision`."""
+    parser = argparse.ArgumentParser(
+        prog="python -m vision", description="Read dominoes from photos."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser(
+        "score", help="print one JSON line per photo with its tiles and points"
+    )
+    score.add_argument("photos", nargs="+", metavar="PHOTO", help="image files to read")
+    score.add_argument(
+        "--blank-scoring",
+        choices=BLANK_SCORING_CHOICES,
+        default="pips",
+        help="how blanks count in the hand's points (default: pips)",
+    )
+    score.add_argument(
+        "--threads", type=int, default=1, help="inference threads for the model (default: 1)"
+    )
+    return parser
+
+
+def score_photo(reader: HandReader, path: str, blank_scoring: str) -> dict[str, Any]:
+    """The contract's JSON object for one photo (an error object if it cannot be read)."""
+    started = time.perf_counter()
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        return {"image": path, "error": "is a directory, not a photo"}
+    except FileNotFoundError:
+        return {"image": path, "error": "no such file"}
+    except OSError as exc:
+        return {"image": path, "error": f"cannot open the file ({exc.strerror or exc})"}
+    try:
+        reading = reader.read(data)
+    except PhotoError as exc:
+        return {"image": path, "error": str(exc)}
+    points = score_reading(reading, blank_scoring)
+    return {
+        "image": path,
+        "width": reading.width,
+        "height": reading.height,
+        # Counted from before the file was read, so the figure includes loading the bytes.
+        "ms": int(round((time.perf_counter() - started) * 1000)),
+        "tiles": [tile.to_json() for tile in reading.tiles],
+        "points": points,
+    }
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status (1 if any photo could not be read)."""
+    stream = out if out is not None else sys.stdout
+    args = build_parser().parse_args(argv)
+    if args.threads < 1:
+        print("python -m vision: error: --threads must be 1 or more", file=sys.stderr)
+        return 2
+    reader = HandReader(threads=args.threads)
+    failed = False
+    for path in args.photos:
+        try:
+            result = score_photo(reader, path, args.blank_scoring)
+        except (FileNotFoundError, ImportError) as exc:
+            # The model file or the reader module is missing: every photo would fail alike.
+            print(
+                f"python -m vision: error: the tile reader is not available ({exc})",
+                file=sys.stderr,
+            )
+            return 2
+        failed = failed or "error" in result
+        stream.write(json.dumps(result) + "\n")
+        stream.flush()
+    return 1 if failed else 0

@@ -1,0 +1,223 @@
+"""Measure the pipeline on labelled real photos: `python -m vision.evaluate [--photos DIR]`.
+
+Labels carry no tile locations, so each photo's tiles are compared as multisets of pip
+pairs. Tiles listed under `partial_tiles` (cut by the frame or half hidden) may be reported
+or not without penalty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vision.decode import PhotoError, decode_photo
+from vision.pipeline import HandReader
+from vision.tiles import find_tiles
+
+DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
+
+Pair = tuple[int, int]
+
+
+def _pair(values: Sequence[int]) -> Pair:
+    high, low = max(values), min(values)
+    return (int(high), int(low))
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    """One photo's outcome against its label."""
+
+    name: str
+    expected: tuple[Pair, ...]
+    partial: tuple[Pair, ...]
+    got: tuple[Pair, ...]
+    ms: float
+    error: str | None = None
+
+    @property
+    def _split(self) -> tuple[Counter[Pair], Counter[Pair], Counter[Pair]]:
+        """(matched, excused partial tiles, extras) among the reported tiles."""
+        got = Counter(self.got)
+        matched = got & Counter(self.expected)
+        leftover = got - matched
+        excused = leftover & Counter(self.partial)
+        return matched, excused, leftover - excused
+
+    @property
+    def matched(self) -> int:
+        """Reported tiles that are labelled tiles (same pips)."""
+        return sum(self._split[0].values())
+
+    @property
+    def counted(self) -> int:
+        """Reported tiles that count against precision (partial tiles excused)."""
+        return len(self.got) - sum(self._split[1].values())
+
+    @property
+    def found(self) -> int:
+        """Tiles found judged by number alone (read right or not)."""
+        return min(self.counted, len(self.expected))
+
+    @property
+    def exact(self) -> bool:
+        """The tile list is exactly right."""
+        return self.error is None and self.matched == len(self.expected) == self.counted
+
+    @property
+    def total_right(self) -> bool:
+        """The hand's pip total is right (excused partial tiles left out)."""
+        if self.error is not None:
+            return False
+        excused = self._split[1]
+        reported = sum(high + low for high, low in self.got)
+        reported -= sum((high + low) * n for (high, low), n in excused.items())
+        return reported == sum(high + low for high, low in self.expected)
+
+    def misses(self) -> tuple[list[Pair], list[Pair]]:
+        """(labelled tiles not reported, reported tiles that are not labelled)."""
+        matched, _, extras = self._split
+        missing = Counter(self.expected) - matched
+        return sorted(missing.elements()), sorted(extras.elements())
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Aggregate figures over all labelled photos."""
+
+    photos: int
+    tile_precision: float
+    tile_recall: float
+    found_rate: float
+    read_rate: float
+    exact_rate: float
+    total_rate: float
+    median_ms: float
+
+
+def summarise(results: Sequence[PhotoResult]) -> Summary:
+    """Aggregate per-photo results."""
+    matched = sum(r.matched for r in results)
+    counted = sum(r.counted for r in results)
+    expected = sum(len(r.expected) for r in results)
+    found = sum(r.found for r in results)
+    n = len(results)
+    return Summary(
+        photos=n,
+        tile_precision=matched / counted if counted else 1.0,
+        tile_recall=matched / expected if expected else 1.0,
+        found_rate=found / expected if expected else 1.0,
+        read_rate=matched / found if found else 1.0,
+        exact_rate=sum(r.exact for r in results) / n if n else 0.0,
+        total_rate=sum(r.total_right for r in results) / n if n else 0.0,
+        median_ms=statistics.median(r.ms for r in results) if results else 0.0,
+    )
+
+
+def load_labels(photos_dir: Path) -> list[dict[str, Any]]:
+    """The labelled entries of the manifest (photos with `tiles: null` are skipped)."""
+    manifest = json.loads((photos_dir / "manifest.json").read_text(encoding="utf-8"))
+    return [entry for entry in manifest if entry.get("tiles") is not None]
+
+
+def evaluate(photos_dir: Path, *, finder_only: bool = False, threads: int = 1) -> list[PhotoResult]:
+    """Run the pipeline on every labelled photo.
+
+    With `finder_only`, tiles are only located (no reader): every found tile is reported as
+    unread, so only the number-based figure (found rate) means anything.
+    """
+    reader = None if finder_only else HandReader(threads=threads)
+    results: list[PhotoResult] = []
+    for entry in load_labels(photos_dir):
+        data = (photos_dir / entry["file"]).read_bytes()
+        expected = tuple(_pair(t) for t in entry["tiles"])
+        partial = tuple(_pair(t) for t in entry.get("partial_tiles") or [])
+        started = time.perf_counter()
+        try:
+            if reader is None:
+                quads = find_tiles(decode_photo(data).pixels)
+                got: tuple[Pair, ...] = tuple((-1, -1) for _ in quads)
+            else:
+                got = tuple(tile.pips for tile in reader.read(data).tiles)
+            error = None
+        except PhotoError as exc:
+            got, error = (), str(exc)
+        ms = (time.perf_counter() - started) * 1000
+        results.append(PhotoResult(entry["file"], expected, partial, got, ms, error))
+    return results
+
+
+def report(results: Sequence[PhotoResult], *, verbose: bool, finder_only: bool) -> str:
+    """The printed report."""
+    summary = summarise(results)
+    lines: list[str] = []
+    if verbose:
+        for result in results:
+            if finder_only:
+                ok = (
+                    len(result.expected)
+                    <= len(result.got)
+                    <= len(result.expected) + len(result.partial)
+                )
+                if not ok:
+                    lines.append(
+                        f"MISS {result.name}: expected {len(result.expected)} tiles"
+                        f" (+{len(result.partial)} partial), found {len(result.got)}"
+                    )
+                continue
+            if result.exact:
+                continue
+            missing, extra = result.misses()
+            detail = result.error or f"missing {missing} extra {extra}"
+            lines.append(
+                f"MISS {result.name}: expected {sorted(result.expected)}"
+                f" got {sorted(result.got)} ({detail})"
+            )
+    lines.append(f"photos labelled          {summary.photos}")
+    if not finder_only:
+        lines.append(f"tile precision           {summary.tile_precision:.3f}")
+        lines.append(f"tile recall              {summary.tile_recall:.3f}")
+    lines.append(f"tiles found (by count)   {summary.found_rate:.3f}")
+    if not finder_only:
+        lines.append(f"found tiles read right   {summary.read_rate:.3f}")
+        lines.append(f"photos exactly right     {summary.exact_rate:.3f}")
+        lines.append(f"hand total exactly right {summary.total_rate:.3f}")
+    else:
+        right = sum(
+            len(r.expected) <= len(r.got) <= len(r.expected) + len(r.partial) for r in results
+        )
+        lines.append(f"photos with right count  {right / max(len(results), 1):.3f}")
+    lines.append(f"median ms per photo      {summary.median_ms:.0f}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__)
+    parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS, help="labelled photo dir")
+    parser.add_argument("--verbose", action="store_true", help="list every photo that is wrong")
+    parser.add_argument(
+        "--finder-only", action="store_true", help="measure tile finding alone (no model)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="model inference threads")
+    args = parser.parse_args(argv)
+    if not (args.photos / "manifest.json").is_file():
+        print(
+            f"python -m vision.evaluate: error: no manifest.json in {args.photos}", file=sys.stderr
+        )
+        return 2
+    results = evaluate(args.photos, finder_only=args.finder_only, threads=args.threads)
+    print(report(results, verbose=args.verbose, finder_only=args.finder_only))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""Find face-up dominoes in a photo and return each tile's four corners.
+
+Classical search: the photo is shrunk to about 1000 px, several channels (brightness,
+whiteness, yellowness and inverted brightness for black tiles) are thresholded at many
+levels, and every connected region whose outline is a convex quadrilateral with a domino's
+proportions becomes a candidate. Touching tiles separate at the levels where the thin dark
+gap between them falls below the threshold. Candidates are checked for the divider bar
+across the middle, duplicates across levels are merged, and a region that holds two or
+more smaller tiles is dropped in their favour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+WORK_LONG_SIDE = 1000
+"""Long side, in pixels, of the shrunk copy the search runs on."""
+
+MIN_ASPECT = 1.4
+MAX_ASPECT = 2.9
+"""A domino is 2:1; a view tilted up to about 45 degrees shortens one side by up to 0.7."""
+
+MIN_RECTANGULARITY = 0.86
+MIN_SOLIDITY = 0.5
+MIN_DIVIDER = 0.6
+MIN_AREA_FRACTION = 0.0004
+"""Smallest tile, as a fraction of the photo's area (about 1.5% of its width long)."""
+
+_LEVELS = 14
+_CHECK_SIZE = (128, 64)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A possible tile on the shrunk working copy."""
+
+    quad: NDArray[np.float32]
+    """(4, 2) corners, clockwise from top-left, first edge long."""
+    area: float
+    shape_score: float
+    divider: float
+
+    @property
+    def score(self) -> float:
+        """Ranking used to pick between overlapping candidates."""
+        return self.shape_score * (0.5 + self.divider)
+
+
+def find_tiles(image_bgr: NDArray[np.uint8]) -> list[NDArray[np.float32]]:
+    """Return the corners of every face-up tile: (4, 2) float32, image pixel coordinates."""
+    height, width = image_bgr.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(height, width))
+    if scale < 1.0:
+        small = _u8(
+            cv2.resize(
+                image_bgr,
+                (max(int(round(width * scale)), 1), max(int(round(height * scale)), 1)),
+                interpolation=cv2.INTER_AREA,
+            )
+        )
+    else:
+        small = image_bgr
+    found = select_tiles(candidate_tiles(small))
+    return [(c.quad / np.float32(scale)).astype(np.float32) for c in found]
+
+
+def candidate_tiles(small_bgr: NDArray[np.uint8]) -> list[Candidate]:
+    """Every tile-shaped region at any threshold level of any search channel."""
+    height, width = small_bgr.shape[:2]
+    smooth = _u8(cv2.GaussianBlur(small_bgr, (3, 3), 0))
+    gray = _u8(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY))
+    candidates: list[Candidate] = []
+    for channel in _search_channels(smooth, gray):
+        low, high = np.percentile(channel, [5.0, 99.5])
+        if high - low < 20:
+            continue
+        for level in np.linspace(low, high, _LEVELS + 2)[1:-1]:
+            mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
+            mask[1:-1, 1:-1] = (channel > level).astype(np.uint8) * 255
+            candidates.extend(_regions_to_candidates(mask, gray))
+    # Regions enclosed by edges find faces whose surroundings are as bright as they are
+    # (ivory on white paper): the face ends where the tile's side or its shadow begins.
+    for low_edge, high_edge in ((20, 60), (40, 120)):
+        edges = cv2.Canny(gray, low_edge, high_edge)
+        edges = _u8(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+        mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
+        mask[1:-1, 1:-1] = 255 - edges
+        candidates.extend(_regions_to_candidates(mask, gray))
+    return candidates
+
+
+def _search_channels(smooth: NDArray[np.uint8], gray: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
+    whiteness = _u8(np.min(smooth, axis=2))
+    lab = _u8(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB))
+    yellowness = _u8(lab[:, :, 2])
+    # Ivory faces on white paper differ from the paper only in hue and from their own
+    # shaded sides only in brightness: a pixel both yellowish and bright is face.
+    bright_yellow = np.minimum(_stretch(yellowness), _stretch(gray))
+    return [gray, whiteness, yellowness, bright_yellow, np.asarray(255 - gray, dtype=np.uint8)]
+
+
+def _stretch(channel: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    low, high = np.percentile(channel, [5.0, 99.5])
+    scaled = (channel.astype(np.float32) - low) * (255.0 / max(float(high - low), 1.0))
+    return _u8(np.clip(scaled, 0, 255))
+
+
+def _u8(array: object) -> NDArray[np.uint8]:
+    """View OpenCV's loosely typed result as the uint8 array it is."""
+    return np.asarray(array, dtype=np.uint8)
+
+
+def _regions_to_candidates(
+    padded_mask: NDArray[np.uint8], gray: NDArray[np.uint8]
+) -> list[Candidate]:
+    height, width = gray.shape
+    image_area = float(height * width)
+    min_area = MIN_AREA_FRACTION * image_area
+    contours, hierarchy = cv2.findContours(padded_mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    result: list[Candidate] = []
+    if hierarchy is None:
+        return result
+    for contour, links in zip(contours, hierarchy[0], strict=True):
+        if links[3] != -1:
+            continue  # a hole, not a region
+        area = cv2.contourArea(contour)
+        if area < min_area or area > 0.98 * image_area:
+            continue
+        points = contour.reshape(-1, 2).astype(np.float32) - 1.0  # undo the padding
+        candidate = _shape_candidate(points, area, image_area, (width, height), gray)
+        if candidate is not None:
+            result.append(candidate)
+    return result
+
+
+def _shape_candidate(
+    points: NDArray[np.float32],
+    area: float,
+    image_area: float,
+    size: tuple[int, int],
+    gray: NDArray[np.uint8],
+) -> Candidate | None:
+    hull = np.asarray(cv2.convexHull(points), dtype=np.float32)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0:
+        return None
+    solidity = area / hull_area
+    if solidity < MIN_SOLIDITY:
+        return None
+    (_, _), (rect_w, rect_h), _ = cv2.minAreaRect(hull)
+    if min(rect_w, rect_h) < 6:
+        return None
+    rectangularity = hull_area / (rect_w * rect_h)
+    quad = _hull_to_quad(hull)
+    if quad is None:
+        return None
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0:
+        return None
+    # Compare with the quad, not the rotated box, so a perspective trapezoid still fits.
+    fit = min(hull_area, quad_area) / max(hull_area, quad_area)
+    if max(fit, rectangularity) < MIN_RECTANGULARITY:
+        return None
+    aspect = _quad_aspect(quad)
+    if not MIN_ASPECT <= aspect <= MAX_ASPECT:
+        return None
+    if _touches_border(quad, size) and hull_area < 0.35 * image_area:
+        return None  # a tile cut by the photo's edge
+    ordered = order_corners(quad)
+    divider = divider_strength(gray, ordered)
+    if divider < MIN_DIVIDER:
+        return None
+    aspect_fit = 1.0 - min(abs(np.log(aspect / 2.0)) / 0.8, 1.0) * 0.5
+    shape_score = float(max(fit, rectangularity) * solidity * aspect_fit)
+    return Candidate(quad=ordered, area=float(hull_area), shape_score=shape_score, divider=divider)
+
+
+def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32] | None:
+    perimeter = cv2.arcLength(hull, True)
+    for fraction in (0.02, 0.035, 0.05, 0.07, 0.09):
+        approx = cv2.approxPolyDP(hull, fraction * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(hull))
+    return np.asarray(box, dtype=np.float32)
+
+
+def _quad_aspect(quad: NDArray[np.float32]) -> float:
+    edges = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    first = (edges[0] + edges[2]) / 2.0
+    second = (edges[1] + edges[3]) / 2.0
+    shorter = min(first, second)
+    return float(max(first, second) / shorter) if shorter > 0 else 0.0
+
+
+def _touches_border(quad: NDArray[np.float32], size: tuple[int, int]) -> bool:
+    width, height = size
+    margin = 2.0
+    xs, ys = quad[:, 0], quad[:, 1]
+    return bool(
+        xs.min() < margin
+        or ys.min() < margin
+        or xs.max() > width - 1 - margin
+        or ys.max() > height - 1 - margin
+    )
+
+
+def order_corners(quad: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Order 4 corners clockwise (on screen) from the top-left one, first edge long."""
+    points = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    clockwise = points[np.argsort(angles)]
+    start = int(np.argmin(clockwise[:, 0] + clockwise[:, 1]))
+    clockwise = np.roll(clockwise, -start, axis=0)
+    first = np.linalg.norm(clockwise[1] - clockwise[0]) + np.linalg.norm(
+        clockwise[3] - clockwise[2]
+    )
+    second = np.linalg.norm(clockwise[2] - clockwise[1]) + np.linalg.norm(
+        clockwise[0] - clockwise[3]
+    )
+    if first < second:
+        clockwise = np.roll(clockwise, -1, axis=0)
+    return np.ascontiguousarray(clockwise, dtype=np.float32)
+
+
+def divider_strength(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> float:
+    """How clearly a bar crosses the middle of the tile (0..1), dark or light.
+
+    The bar is the one mark every face-up domino has and a face-down one lacks.
+    """
+    width, height = _CHECK_SIZE
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    transform = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    face = cv2.warpPerspective(gray, transform, (width, height), flags=cv2.INTER_LINEAR)
+    inner = face[height // 6 : height - height // 6, :].astype(np.float32)
+    body = float(np.median(inner))
+    spread = float(np.median(np.abs(inner - body))) + 3.0
+    threshold = max(4.0 * spread, 18.0)
+    middle = inner[:, width // 2 - 10 : width // 2 + 10]
+    best = 0.0
+    for sign in (1.0, -1.0):
+        contrast = sign * (body - middle)
+        # The bar runs along the short axis: most rows have a marked pixel near the middle.
+        row_marked = contrast.max(axis=1) > threshold
+        best = max(best, float(row_marked.mean()))
+    return best
+
+
+def select_tiles(candidates: list[Candidate]) -> list[Candidate]:
+    """Merge duplicates across levels and keep one tile per place."""
+    ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
+    distinct: list[Candidate] = []
+    for candidate in ranked:
+        if any(_overlap(candidate, kept) > 0.6 for kept in distinct):
+            continue
+        distinct.append(candidate)
+    # A region holding two or more smaller tiles is those tiles merged.
+    singles = [c for c in distinct if _contained_count(c, distinct) < 2]
+    chosen: list[Candidate] = []
+    for candidate in sorted(singles, key=lambda c: c.score, reverse=True):
+        if any(_overlap(candidate, kept) > 0.2 for kept in chosen):
+            continue
+        chosen.append(candidate)
+    chosen.sort(key=lambda c: (float(c.quad[:, 1].mean()), float(c.quad[:, 0].mean())))
+    return chosen
+
+
+def _contained_count(outer: Candidate, others: list[Candidate]) -> int:
+    count = 0
+    for other in others:
+        if other is outer or other.area > 0.7 * outer.area or other.area < 0.15 * outer.area:
+            continue
+        centre = other.quad.mean(axis=0)
+        inside = cv2.pointPolygonTest(
+            outer.quad.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False
+        )
+        if inside > 0:
+            count += 1
+    return count
+
+
+def _overlap(first: Candidate, second: Candidate) -> float:
+    """Intersection over the smaller area."""
+    intersection, _ = cv2.intersectConvexConvex(first.quad, second.quad)
+    smaller = min(first.area, second.area)
+    return float(intersection) / smaller if smaller > 0 else 0.0

@@ -1,0 +1,46 @@
+"""Result types of the camera pipeline (frozen, JSON-ready)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DetectedTile:
+    """One face-up domino found in a photo."""
+
+    pips: tuple[int, int]
+    """Pip counts of the two halves, larger first."""
+    confidence: float
+    """The pipeline's belief (0..1) that this tile is read right."""
+    corners: tuple[tuple[int, int], ...]
+    """Outline in the photo's pixel coordinates (after EXIF orientation), clockwise from
+    top-left, first edge long."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The tile as the contract's JSON object."""
+        return {
+            "pips": [self.pips[0], self.pips[1]],
+            "confidence": round(self.confidence, 3),
+            "corners": [[x, y] for x, y in self.corners],
+        }
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """Everything read from one photo."""
+
+    width: int
+    """Photo width in pixels after EXIF orientation."""
+    height: int
+    """Photo height in pixels after EXIF orientation."""
+    tiles: tuple[DetectedTile, ...]
+    """Every face-up tile found, in reading order (top to bottom, left to right)."""
+    ms: int
+    """Wall time spent on the photo, decoding included, in milliseconds."""
+
+    @property
+    def pip_pairs(self) -> list[tuple[int, int]]:
+        """The pips of every tile, as (larger, smaller) pairs."""
+        return [tile.pips for tile in self.tiles]

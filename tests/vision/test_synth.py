@@ -1,0 +1,118 @@
+"""The synthetic renderer: deterministic, honest labels, right pip layouts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.synth import (
+    CROP_HEIGHT,
+    CROP_WIDTH,
+    MAX_PIPS,
+    pip_layout,
+    random_style,
+    render_face_texture,
+    render_scene,
+    render_tile_crop,
+)
+
+
+def test_same_seed_same_scene_and_different_seed_differs() -> None:
+    first = render_scene(11, size=(480, 360), n_tiles=(2, 4))
+    again = render_scene(11, size=(480, 360), n_tiles=(2, 4))
+    other = render_scene(12, size=(480, 360), n_tiles=(2, 4))
+    assert np.array_equal(first.image, again.image)
+    assert [t.pips for t in first.tiles] == [t.pips for t in again.tiles]
+    assert not np.array_equal(first.image, other.image)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_listed_tiles_are_inside_and_well_formed(seed: int) -> None:
+    width, height = 640, 480
+    scene = render_scene(seed, size=(width, height), n_tiles=(1, 8), set_max=12)
+    assert scene.image.shape == (height, width, 3) and scene.image.dtype == np.uint8
+    assert 1 <= len(scene.tiles) <= 8
+    for tile in scene.tiles:
+        assert 0 <= tile.pips[1] <= tile.pips[0] <= 12
+        corners = tile.corners
+        assert corners.shape == (4, 2)
+        assert np.all(corners >= 0) and np.all(corners[:, 0] < width)
+        assert np.all(corners[:, 1] < height)
+        x, y = corners[:, 0], corners[:, 1]
+        signed_area = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+        assert signed_area > 0, "corners must run clockwise on screen"
+        edges = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+        assert edges[0] > edges[1] and edges[2] > edges[3], "first edge must be a long one"
+
+
+def test_listed_corners_sit_on_a_tile_face() -> None:
+    """A bright face-up tile body must fill the inside of its listed outline."""
+    scene = render_scene(5, size=(800, 600), n_tiles=(3, 3), style="white_black")
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    for tile in scene.tiles:
+        inner = tile.corners.mean(axis=0) + 0.8 * (tile.corners - tile.corners.mean(axis=0))
+        mask = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 1)
+        outer = np.zeros(gray.shape, np.uint8)
+        grown = tile.corners.mean(axis=0) + 1.6 * (tile.corners - tile.corners.mean(axis=0))
+        cv2.fillConvexPoly(outer, np.round(grown).astype(np.int32), 1)
+        ring = (outer > 0) & (mask == 0)
+        face_median = float(np.median(gray[mask > 0]))
+        # The face is light and not identical to its surroundings.
+        assert face_median > 90
+        assert abs(face_median - float(np.median(gray[ring]))) > 3
+
+
+def _count_blobs(half: np.ndarray) -> int:
+    gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY)
+    _, dark = cv2.threshold(gray, 128, 255, cv2.THRESH_BINARY_INV)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    return sum(1 for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= 12)
+
+
+@pytest.mark.parametrize("count", range(MAX_PIPS + 1))
+def test_pip_layouts_render_the_right_number_of_pips(count: int) -> None:
+    rng = np.random.default_rng(count)
+    style = dataclasses.replace(
+        random_style(rng, "white_black"),
+        body=(245.0, 245.0, 245.0),
+        divider=(245.0, 245.0, 245.0),
+        spinner=False,
+        engraved=False,
+        corner_radius=0.02,
+        pip_scale=1.0,
+        layout_spread=1.0,
+    )
+    texture, _ = render_face_texture((count, MAX_PIPS - count), style, 240, rng)
+    image = np.clip(texture, 0, 255).astype(np.uint8)
+    middle = image.shape[1] // 2
+    margin = 6  # the bevel darkens the rim
+    assert _count_blobs(image[margin:-margin, margin : middle - 2]) == count
+    assert _count_blobs(image[margin:-margin, middle + 2 : -margin]) == MAX_PIPS - count
+
+
+def test_layouts_stay_inside_their_half() -> None:
+    for count in range(MAX_PIPS + 1):
+        points, radius = pip_layout(count)
+        assert len(points) == count
+        if count:
+            assert points.min() - radius > 0 and points.max() + radius < 1
+
+
+@pytest.mark.parametrize("kind", ["face", "back", "background", "straddle"])
+def test_tile_crops_have_the_canonical_shape_and_are_deterministic(kind: str) -> None:
+    crop = render_tile_crop(3, (6, 2), kind=kind)
+    assert crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3) and crop.dtype == np.uint8
+    assert np.array_equal(crop, render_tile_crop(3, (6, 2), kind=kind))
+
+
+def test_bad_arguments_are_refused_with_a_message() -> None:
+    with pytest.raises(ValueError, match="0..18"):
+        render_tile_crop(0, (19, 0))
+    with pytest.raises(ValueError, match="kind"):
+        render_tile_crop(0, (1, 0), kind="sideways")
+    with pytest.raises(ValueError, match="style"):
+        render_scene(0, style="plaid")

@@ -1,0 +1,1147 @@
+"""Procedural renderer of domino scenes and canonical tile crops (training data and test fixtures).
+
+Everything is drawn with numpy and OpenCV from a seed, so a seed always gives the same picture:
+
+    render_scene(seed, size=(1280, 960), n_tiles=(1, 15), set_max=12, style=None) -> Scene
+    render_tile_crop(seed, pips, kind="face", ...) -> (64, 128, 3) uint8 BGR
+
+A scene is a table top seen by a phone camera (tilted up to ~45 degrees) with tiles lying on it:
+rows and grids of touching tiles, loose tiles, face-down tiles and tiles cut by the frame. Only
+face-up tiles whose whole face is inside the picture are listed in ``Scene.tiles``.
+
+Backgrounds are procedural (wood, felt/cloth, marble, laminate) or sample photographs that ship
+with scikit-image when it is installed; nothing is read from disk otherwise.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+CROP_HEIGHT = 64
+CROP_WIDTH = 128
+MAX_PIPS = 18
+STYLE_FAMILIES = ("white_black", "colour", "black_white")
+CROP_KINDS = ("face", "back", "background", "straddle")
+
+FloatArray = np.ndarray
+
+# Number colours of a typical double-12 colour-per-number set (RGB; converted to BGR on use).
+_DOUBLE12_RGB: dict[int, tuple[int, int, int]] = {
+    1: (70, 165, 225),
+    2: (40, 150, 60),
+    3: (205, 35, 40),
+    4: (135, 80, 40),
+    5: (30, 50, 160),
+    6: (230, 190, 25),
+    7: (125, 45, 155),
+    8: (0, 115, 105),
+    9: (85, 105, 140),
+    10: (200, 30, 60),
+    11: (70, 140, 35),
+    12: (55, 55, 60),
+    13: (225, 80, 145),
+    14: (235, 115, 20),
+    15: (20, 30, 90),
+    16: (120, 20, 30),
+    17: (105, 115, 20),
+    18: (20, 20, 20),
+}
+# Alternative shades seen in other sets for the same numbers.
+_ALTERNATIVE_RGB: dict[int, tuple[int, int, int]] = {
+    4: (225, 150, 20),
+    8: (20, 90, 40),
+    10: (235, 100, 20),
+    11: (25, 95, 45),
+    12: (25, 25, 25),
+}
+
+
+@dataclass(frozen=True)
+class SceneTile:
+    """A fully visible face-up tile: pip counts (larger first) and its face outline."""
+
+    pips: tuple[int, int]
+    corners: np.ndarray = field(compare=False)  # (4, 2) float32, clockwise, first edge long
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered photo and the tiles it shows."""
+
+    image: np.ndarray  # (H, W, 3) uint8 BGR
+    tiles: tuple[SceneTile, ...]
+
+
+@dataclass(frozen=True)
+class TileStyle:
+    """How one set of tiles looks."""
+
+    body: tuple[float, float, float]  # BGR
+    side: tuple[float, float, float]  # BGR of the tile's edges (sides)
+    back: tuple[float, float, float]  # BGR of the face-down side
+    pip_colours: tuple[tuple[float, float, float], ...]  # BGR per count 0..18
+    divider: tuple[float, float, float]
+    divider_width: float  # fraction of the short side
+    divider_length: float  # fraction of the short side
+    spinner: bool
+    corner_radius: float  # fraction of the short side
+    pip_scale: float
+    layout_spread: float
+    engraved: bool
+    aspect: float  # long side / short side
+    thickness: float  # fraction of the short side
+    rotate_layouts: bool  # 2, 3, 6, ... drawn across instead of along
+
+
+# --------------------------------------------------------------------------- pip layouts
+
+_COLUMNS = (0.22, 0.5, 0.78)
+
+
+def _rows(n: int, low: float, high: float) -> list[float]:
+    return [low + (high - low) * i / (n - 1) for i in range(n)]
+
+
+def _three_columns(outer: int, middle: int) -> list[tuple[float, float]]:
+    """Two outer columns of ``outer`` pips and a centred middle column of ``middle`` pips."""
+    span = {4: (0.16, 0.84), 5: (0.13, 0.87), 6: (0.11, 0.89)}[outer]
+    points = [(x, y) for x in (_COLUMNS[0], _COLUMNS[2]) for y in _rows(outer, *span)]
+    if middle == 1:
+        points.append((0.5, 0.5))
+    elif middle > 1:
+        inner = (span[1] - span[0]) * (middle - 1) / (outer - 1) / 2
+        points += [(0.5, y) for y in _rows(middle, 0.5 - inner, 0.5 + inner)]
+    return points
+
+
+def pip_layout(count: int) -> tuple[np.ndarray, float]:
+    """Pip centres of a half in unit-square coordinates and the pip radius (same units).
+
+    0..9 use the classic 3x3 grid, 10..12 a 3-column grid of 4 rows, 13..15 of 5 rows and
+    16..18 of 6 rows, as double-12/-15/-18 sets do.
+    """
+    if not 0 <= count <= MAX_PIPS:
+        raise ValueError(f"a half has 0..{MAX_PIPS} pips, not {count}")
+    a, b, c = _COLUMNS
+    grid: dict[int, list[tuple[float, float]]] = {
+        0: [],
+        1: [(b, b)],
+        2: [(a, a), (c, c)],
+        3: [(a, a), (b, b), (c, c)],
+        4: [(a, a), (c, a), (a, c), (c, c)],
+        5: [(a, a), (c, a), (a, c), (c, c), (b, b)],
+        6: [(x, y) for x in (a, c) for y in (a, b, c)],
+        7: [(x, y) for x in (a, c) for y in (a, b, c)] + [(b, b)],
+        8: [(x, y) for x in (a, b, c) for y in (a, b, c) if (x, y) != (b, b)],
+        9: [(x, y) for x in (a, b, c) for y in (a, b, c)],
+    }
+    if count in grid:
+        points = grid[count]
+        radius = 0.095
+    elif count <= 12:
+        points = _three_columns(4, count - 8)
+        radius = 0.08
+    elif count <= 15:
+        points = _three_columns(5, count - 10)
+        radius = 0.066
+    else:
+        points = _three_columns(6, count - 12)
+        radius = 0.056
+    return np.array(points, dtype=np.float32).reshape(-1, 2), radius
+
+
+# --------------------------------------------------------------------------- styles
+
+
+def _bgr(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    return (float(rgb[2]), float(rgb[1]), float(rgb[0]))
+
+
+def _luma(bgr: Sequence[float]) -> float:
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
+def _jitter_colour(rng: np.random.Generator, bgr: Sequence[float], amount: float) -> np.ndarray:
+    pixel = np.clip(np.asarray(bgr, np.float64), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    hsv = cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    hsv[0] = (hsv[0] + rng.normal(0, 6 * amount)) % 180
+    hsv[1] = np.clip(hsv[1] * rng.uniform(1 - 0.25 * amount, 1 + 0.15 * amount), 0, 255)
+    hsv[2] = np.clip(hsv[2] * rng.uniform(1 - 0.25 * amount, 1 + 0.15 * amount), 0, 255)
+    out = cv2.cvtColor(hsv.astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_HSV2BGR)[0, 0]
+    return np.asarray(out, dtype=np.float64)
+
+
+def _contrasting(pip: np.ndarray, body: Sequence[float]) -> tuple[float, float, float]:
+    """Keep a pip clearly apart from the body: real sets never paint pips body-coloured."""
+    pair = np.clip(np.array([pip, body], np.float64), 0, 255).astype(np.uint8).reshape(1, 2, 3)
+    lab = cv2.cvtColor(pair, cv2.COLOR_BGR2LAB)
+    lab = lab[0].astype(float)
+    distance = float(np.linalg.norm(lab[0] - lab[1]))
+    out = pip.astype(float)
+    if distance < 70:
+        if _luma(body) > 128:
+            out = out * 0.55
+        else:
+            out = 255 - (255 - out) * 0.4
+    return (float(out[0]), float(out[1]), float(out[2]))
+
+
+def random_style(rng: np.random.Generator, family: str | None = None) -> TileStyle:
+    """A random tile set from a family ("white_black", "colour", "black_white" or None)."""
+    if family is None:
+        family = str(rng.choice(STYLE_FAMILIES, p=[0.3, 0.5, 0.2]))
+    if family not in STYLE_FAMILIES:
+        raise ValueError(f"unknown style family {family!r}; expected one of {STYLE_FAMILIES}")
+    if family == "black_white":
+        shade = rng.uniform(10, 45)
+        body = np.array([shade, shade, shade]) + rng.normal(0, 4, 3)
+    else:
+        kind = rng.choice(["white", "ivory", "cream", "grey"], p=[0.45, 0.3, 0.15, 0.1])
+        base = {
+            "white": (250, 250, 250),
+            "ivory": (222, 240, 247),
+            "cream": (200, 228, 240),
+            "grey": (222, 224, 226),
+        }[str(kind)]
+        body = np.array(base, dtype=float) * rng.uniform(0.9, 1.02) + rng.normal(0, 3, 3)
+    body = np.clip(body, 0, 255)
+    body_t = (float(body[0]), float(body[1]), float(body[2]))
+
+    pips: list[tuple[float, float, float]] = [(0.0, 0.0, 0.0)]
+    if family == "white_black":
+        ink = rng.uniform(0, 40)
+        for _ in range(MAX_PIPS):
+            pips.append((ink, ink, ink))
+    elif family == "black_white" and rng.random() < 0.6:
+        ink = rng.uniform(215, 255)
+        for _ in range(MAX_PIPS):
+            pips.append((ink, ink * rng.uniform(0.93, 1.0), ink * rng.uniform(0.9, 1.0)))
+    else:
+        numbers = list(range(1, MAX_PIPS + 1))
+        source = [_DOUBLE12_RGB[n] for n in numbers]
+        if rng.random() < 0.3:
+            source = [
+                _ALTERNATIVE_RGB.get(n, _DOUBLE12_RGB[n]) if rng.random() < 0.6 else source[i]
+                for i, n in enumerate(numbers)
+            ]
+        if rng.random() < 0.25:
+            order = rng.permutation(len(source))
+            source = [source[int(i)] for i in order]
+        for rgb in source:
+            colour = _jitter_colour(rng, _bgr(rgb), 1.0)
+            if family == "black_white":
+                colour = np.clip(colour * 1.25 + 30, 0, 255)
+            pips.append(_contrasting(colour, body_t))
+
+    if family == "black_white":
+        divider = tuple(float(v) for v in rng.uniform(160, 240, 3))
+    elif rng.random() < 0.2:
+        divider = (60.0, 140.0, 175.0)  # brass
+    else:
+        divider = tuple(float(v) for v in np.full(3, rng.uniform(10, 110)))
+    side_scale = rng.uniform(0.62, 0.85) if family != "black_white" else rng.uniform(0.8, 1.3)
+    side = tuple(float(v) for v in np.clip(body * side_scale, 0, 255))
+    back = body_t if rng.random() < 0.6 else tuple(float(v) for v in rng.uniform(20, 230, 3))
+    if rng.random() < 0.2:  # two-tone tiles: coloured back and sides
+        side = back = tuple(float(v) for v in rng.uniform(20, 200, 3))
+    return TileStyle(
+        body=body_t,
+        side=(side[0], side[1], side[2]),
+        back=(back[0], back[1], back[2]),
+        pip_colours=tuple(pips),
+        divider=(divider[0], divider[1], divider[2]),
+        divider_width=float(rng.uniform(0.015, 0.05)),
+        divider_length=float(rng.uniform(0.6, 0.96)),
+        spinner=bool(rng.random() < 0.3),
+        corner_radius=float(rng.uniform(0.04, 0.2)),
+        pip_scale=float(rng.uniform(0.8, 1.2)),
+        layout_spread=float(rng.uniform(0.85, 1.08)),
+        engraved=bool(rng.random() < 0.5),
+        aspect=float(rng.uniform(1.9, 2.08)),
+        thickness=float(rng.uniform(0.18, 0.38)),
+        rotate_layouts=bool(rng.random() < 0.5),
+    )
+
+
+# --------------------------------------------------------------------------- tile textures
+
+
+def _rounded_mask(height: int, width: int, radius: float) -> np.ndarray:
+    """Antialiased alpha (float32 0..1) of a rounded rectangle filling the texture."""
+    scale = 4
+    big = np.zeros((height * scale, width * scale), np.uint8)
+    r = max(1, int(radius * scale))
+    hh, ww = height * scale - 1, width * scale - 1
+    cv2.rectangle(big, (r, 0), (ww - r, hh), 255, -1)
+    cv2.rectangle(big, (0, r), (ww, hh - r), 255, -1)
+    for cx, cy in ((r, r), (ww - r, r), (r, hh - r), (ww - r, hh - r)):
+        cv2.circle(big, (cx, cy), r, 255, -1)
+    small = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / 255.0
+
+
+def _bevel(height: int, width: int, short: float, rng: np.random.Generator) -> np.ndarray:
+    """Brightness multiplier of a bevelled, softly lit tile face."""
+    ys = np.arange(height, dtype=np.float32)[:, None]
+    xs = np.arange(width, dtype=np.float32)[None, :]
+    band = max(1.0, short * rng.uniform(0.03, 0.1))
+    left = np.clip(xs / band, 0, 1)
+    right = np.clip((width - 1 - xs) / band, 0, 1)
+    top = np.clip(ys / band, 0, 1)
+    bottom = np.clip((height - 1 - ys) / band, 0, 1)
+    light = rng.uniform(-1, 1, 2)
+    shade = np.ones((height, width), np.float32)
+    strength = rng.uniform(0.1, 0.3)
+    shade += strength * (1 - left) * light[0] - strength * (1 - right) * light[0]
+    shade += strength * (1 - top) * light[1] - strength * (1 - bottom) * light[1]
+    shade -= strength * 0.5 * ((1 - left) + (1 - right) + (1 - top) + (1 - bottom))
+    gradient = rng.uniform(-0.08, 0.08, 2)
+    shade += gradient[0] * (xs / width - 0.5) + gradient[1] * (ys / height - 0.5)
+    return np.clip(shade, 0.4, 1.3)
+
+
+def _draw_pips(
+    canvas: np.ndarray,
+    count: int,
+    origin: tuple[float, float],
+    size: float,
+    style: TileStyle,
+    rng: np.random.Generator,
+) -> None:
+    points, radius = pip_layout(count)
+    if count == 0:
+        return
+    points = (points - 0.5) * style.layout_spread
+    if style.rotate_layouts:
+        points = points[:, ::-1]
+    if rng.random() < 0.5:  # some sets mirror their diagonal layouts
+        points = points * np.array([-1.0, 1.0], dtype=np.float32)
+    points = points + 0.5 + rng.normal(0, 0.008, points.shape)
+    r_px = radius * size * style.pip_scale
+    colour = np.array(style.pip_colours[count], dtype=np.float64)
+    shift = 4
+    for px, py in points:
+        cx = origin[0] + px * size
+        cy = origin[1] + py * size
+        centre = (int(round(cx * (1 << shift))), int(round(cy * (1 << shift))))
+        rad = max(1, int(round(r_px * (1 << shift))))
+        if style.engraved:
+            rim = colour * 0.55
+            cv2.circle(canvas, centre, rad, rim.tolist(), -1, cv2.LINE_AA, shift)
+            inner = (centre[0] + rad // 6, centre[1] + rad // 6)
+            cv2.circle(canvas, inner, int(rad * 0.8), colour.tolist(), -1, cv2.LINE_AA, shift)
+        else:
+            cv2.circle(canvas, centre, rad, colour.tolist(), -1, cv2.LINE_AA, shift)
+
+
+def render_face_texture(
+    pips: tuple[int, int], style: TileStyle, short_px: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Face texture (float32 BGR) with pips[0] on the left half, and its alpha mask."""
+    height = max(8, short_px)
+    width = max(16, int(round(style.aspect * height)))
+    canvas = np.empty((height, width, 3), np.float32)
+    canvas[:] = style.body
+    canvas += rng.normal(0, 1.5, (height, width, 1)).astype(np.float32)
+    half = width / 2
+    pad = height * 0.06
+    _draw_pips(canvas, pips[0], (pad, pad), height - 2 * pad, style, rng)
+    _draw_pips(canvas, pips[1], (half + pad * 0.6, pad), height - 2 * pad, style, rng)
+    bar_w = max(1.0, style.divider_width * height)
+    bar_len = style.divider_length * height
+    x0, x1 = half - bar_w / 2, half + bar_w / 2
+    y0, y1 = (height - bar_len) / 2, (height + bar_len) / 2
+    shift = 4
+    scale = 1 << shift
+    cv2.rectangle(
+        canvas,
+        (int(x0 * scale), int(y0 * scale)),
+        (int(x1 * scale), int(y1 * scale)),
+        style.divider,
+        -1,
+        cv2.LINE_AA,
+        shift,
+    )
+    if style.spinner:
+        centre = (int(half * scale), int(height / 2 * scale))
+        cv2.circle(
+            canvas, centre, int(height * 0.07 * scale), (70, 150, 190), -1, cv2.LINE_AA, shift
+        )
+        cv2.circle(
+            canvas, centre, int(height * 0.035 * scale), (140, 210, 235), -1, cv2.LINE_AA, shift
+        )
+    canvas *= _bevel(height, width, height, rng)[:, :, None]
+    alpha = _rounded_mask(height, width, style.corner_radius * height)
+    return canvas, alpha
+
+
+def render_back_texture(
+    style: TileStyle, short_px: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A face-down tile: plain back, sometimes with a faint embossed mark."""
+    height = max(8, short_px)
+    width = max(16, int(round(style.aspect * height)))
+    canvas = np.empty((height, width, 3), np.float32)
+    canvas[:] = style.back
+    canvas += rng.normal(0, 2, (height, width, 1)).astype(np.float32)
+    if rng.random() < 0.3:
+        mark = np.array(style.back, np.float32) * 0.85
+        cv2.ellipse(
+            canvas,
+            (width // 2, height // 2),
+            (max(1, int(height * 0.3)), max(1, int(height * 0.2))),
+            0,
+            0,
+            360,
+            mark.tolist(),
+            max(1, height // 30),
+            cv2.LINE_AA,
+        )
+    canvas *= _bevel(height, width, height, rng)[:, :, None]
+    return canvas, _rounded_mask(height, width, style.corner_radius * height)
+
+
+# --------------------------------------------------------------------------- backgrounds
+
+
+def _noise(rng: np.random.Generator, height: int, width: int, cell: float) -> np.ndarray:
+    """Smooth value noise in [0, 1] with features about ``cell`` pixels apart."""
+    gh = max(2, int(height / cell) + 2)
+    gw = max(2, int(width / cell) + 2)
+    small = rng.random((gh, gw)).astype(np.float32)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
+
+
+def _fractal(rng: np.random.Generator, height: int, width: int, cell: float) -> np.ndarray:
+    out = np.zeros((height, width), np.float32)
+    amp = 1.0
+    total = 0.0
+    while cell >= 2 and amp > 0.05:
+        out += amp * _noise(rng, height, width, cell)
+        total += amp
+        cell /= 2
+        amp /= 2
+    return out / max(total, 1e-6)
+
+
+def _colourise(gray: np.ndarray, dark: np.ndarray, light: np.ndarray) -> np.ndarray:
+    g = np.clip(gray, 0, 1)[:, :, None]
+    return np.asarray(dark[None, None, :] * (1 - g) + light[None, None, :] * g, np.float32)
+
+
+def _wood(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    tone = rng.choice(["pine", "oak", "walnut", "white", "grey"], p=[0.3, 0.3, 0.2, 0.1, 0.1])
+    light = {
+        "pine": (150, 200, 230),
+        "oak": (105, 150, 190),
+        "walnut": (55, 80, 110),
+        "white": (215, 225, 232),
+        "grey": (150, 155, 160),
+    }[str(tone)]
+    light_a = np.array(light, np.float32) * rng.uniform(0.85, 1.1)
+    dark_a = light_a * rng.uniform(0.5, 0.8)
+    diag = int(math.hypot(height, width)) + 2
+    stretch = rng.uniform(6, 20)
+    warp = _fractal(rng, diag, diag, unit * rng.uniform(1, 4))
+    ys = np.arange(diag, dtype=np.float32)[:, None]
+    freq = rng.uniform(0.15, 0.6) / max(unit, 1) * 2 * math.pi
+    grain = 0.5 + 0.5 * np.sin(ys * freq + warp * stretch)
+    grain = grain ** rng.uniform(1, 4)
+    fine = _noise(rng, diag, diag, max(2.0, unit * 0.05))
+    fine = cv2.resize(cv2.resize(fine, (diag, max(2, diag // 12))), (diag, diag))
+    gray = 0.6 * grain + 0.4 * fine
+    if rng.random() < 0.6:  # planks
+        plank = rng.uniform(3, 8) * unit
+        seam = (np.mod(ys, plank) < max(1.0, unit * 0.04)).astype(np.float32)
+        gray = gray * (1 - 0.6 * seam)
+    image = _colourise(gray, dark_a, light_a)
+    angle = rng.uniform(0, 180)
+    matrix = cv2.getRotationMatrix2D((diag / 2, diag / 2), angle, 1.0)
+    rotated = cv2.warpAffine(image, matrix, (diag, diag), borderMode=cv2.BORDER_REFLECT)
+    y0 = (diag - height) // 2
+    x0 = (diag - width) // 2
+    return rotated[y0 : y0 + height, x0 : x0 + width]
+
+
+def _cloth(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    base = rng.choice(
+        [(40, 110, 30), (120, 60, 20), (30, 30, 140), (90, 90, 90), (170, 200, 215), (40, 40, 40)]
+    )
+    base_a = np.array(base, np.float32) * rng.uniform(0.7, 1.3)
+    texture = 0.7 * _fractal(rng, height, width, unit * rng.uniform(0.5, 3)) + 0.3 * rng.random(
+        (height, width)
+    ).astype(np.float32)
+    image = base_a[None, None, :] * (0.75 + 0.5 * texture[:, :, None])
+    if rng.random() < 0.5:  # weave
+        period = max(2.0, rng.uniform(0.03, 0.12) * unit)
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        weave = np.sin(xs * 2 * math.pi / period) * np.sin(ys * 2 * math.pi / period)
+        image *= (1 + 0.08 * weave)[:, :, None]
+    if rng.random() < 0.3:  # printed pattern (checks or stripes)
+        period = rng.uniform(1, 5) * unit
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        checks = ((xs // period + ys // period) % 2).astype(np.float32)
+        other = rng.uniform(30, 230, 3).astype(np.float32)
+        image = image * (1 - 0.5 * checks[:, :, None]) + 0.5 * checks[:, :, None] * other
+    return image.astype(np.float32)
+
+
+def _marble(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    base = rng.choice(["white", "grey", "black", "green"], p=[0.45, 0.25, 0.2, 0.1])
+    light, dark = {
+        "white": ((235, 235, 232), (150, 150, 155)),
+        "grey": ((180, 180, 175), (90, 90, 95)),
+        "black": ((45, 45, 45), (120, 120, 125)),
+        "green": ((70, 110, 60), (25, 40, 20)),
+    }[str(base)]
+    turbulence = _fractal(rng, height, width, unit * rng.uniform(2, 8))
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, math.pi)
+    along = xs * math.cos(angle) + ys * math.sin(angle)
+    veins = np.abs(np.sin(along / (unit * rng.uniform(2, 6)) + turbulence * rng.uniform(4, 10)))
+    veins = 1 - veins ** rng.uniform(0.2, 0.6)
+    gray = 1 - veins * rng.uniform(0.4, 0.9)
+    return _colourise(gray, np.array(dark, np.float32), np.array(light, np.float32))
+
+
+def _laminate(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    base = rng.uniform(60, 245, 3).astype(np.float32)
+    if rng.random() < 0.5:
+        base[:] = base.mean()
+    texture = _fractal(rng, height, width, unit * 3)
+    return base[None, None, :] * (0.92 + 0.16 * texture[:, :, None])
+
+
+@functools.lru_cache(maxsize=1)
+def _sample_photos() -> tuple[np.ndarray, ...]:
+    """Real photographs bundled with scikit-image (if installed), as BGR uint8."""
+    try:
+        from skimage import data as skdata
+    except ImportError:
+        return ()
+    photos: list[np.ndarray] = []
+    for name in (
+        "brick",
+        "grass",
+        "gravel",
+        "coffee",
+        "chelsea",
+        "astronaut",
+        "rocket",
+        "camera",
+        "coins",
+        "moon",
+        "hubble_deep_field",
+        "immunohistochemistry",
+    ):
+        try:
+            image = np.asarray(getattr(skdata, name)())
+        except Exception:  # a sample that needs a download is simply skipped
+            continue
+        if image.dtype != np.uint8:
+            continue
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        else:
+            image = cv2.cvtColor(image[:, :, :3], cv2.COLOR_RGB2BGR)
+        photos.append(image)
+    return tuple(photos)
+
+
+def _photo(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    photos = _sample_photos()
+    if not photos:
+        return _cloth(rng, height, width, unit)
+    source = photos[int(rng.integers(len(photos)))]
+    sh, sw = source.shape[:2]
+    crop_frac = rng.uniform(0.4, 1.0)
+    ch, cw = max(8, int(sh * crop_frac)), max(8, int(sw * crop_frac))
+    y0 = int(rng.integers(0, sh - ch + 1))
+    x0 = int(rng.integers(0, sw - cw + 1))
+    patch = source[y0 : y0 + ch, x0 : x0 + cw]
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1]
+    image = cv2.resize(patch, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return image * rng.uniform(0.7, 1.1)
+
+
+def render_background(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    """A table top, float32 BGR; ``unit`` is about one tile's short side in pixels."""
+    makers = (_wood, _cloth, _marble, _laminate, _photo)
+    maker = makers[int(rng.choice(len(makers), p=[0.3, 0.2, 0.15, 0.15, 0.2]))]
+    return maker(rng, height, width, max(unit, 4.0))
+
+
+# --------------------------------------------------------------------------- camera
+
+
+@dataclass(frozen=True)
+class _Camera:
+    focal: float
+    centre: tuple[float, float]
+    rotation: np.ndarray
+    translation: np.ndarray
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        cam = points @ self.rotation.T + self.translation
+        z = np.maximum(cam[:, 2:3], 1e-6)
+        return np.asarray(cam[:, :2] / z * self.focal + np.array(self.centre), np.float32)
+
+    def depth(self, points: np.ndarray) -> np.ndarray:
+        return np.asarray((points @ self.rotation.T + self.translation)[:, 2])
+
+    def image_to_table(self, pixels: np.ndarray) -> np.ndarray:
+        """Where image points hit the table plane z = 0 (camera tilt keeps the horizon out)."""
+        rays = np.column_stack(
+            [
+                (pixels[:, 0] - self.centre[0]) / self.focal,
+                (pixels[:, 1] - self.centre[1]) / self.focal,
+                np.ones(len(pixels)),
+            ]
+        )
+        origin = -self.rotation.T @ self.translation
+        directions = rays @ self.rotation  # R^T applied to each ray
+        t = -origin[2] / directions[:, 2]
+        return np.asarray((origin[None, :] + t[:, None] * directions)[:, :2])
+
+
+def _make_camera(
+    rng: np.random.Generator,
+    focal: float,
+    centre: tuple[float, float],
+    unit_px: float,
+    max_tilt_deg: float,
+) -> _Camera:
+    tilt = math.radians(max_tilt_deg) * math.sqrt(rng.random())
+    azimuth = rng.uniform(0, 2 * math.pi)
+    cz, sz = math.cos(azimuth), math.sin(azimuth)
+    spin = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
+    look_down = np.diag([1.0, -1.0, -1.0])
+    ct, st = math.cos(tilt), math.sin(tilt)
+    pitch = np.array([[1, 0, 0], [0, ct, -st], [0, st, ct]])
+    rotation = pitch @ look_down @ spin
+    distance = focal / unit_px
+    return _Camera(focal, centre, rotation, np.array([0.0, 0.0, distance]))
+
+
+# --------------------------------------------------------------------------- placing tiles
+
+
+@dataclass
+class _Tile:
+    centre: tuple[float, float]
+    angle: float
+    face_up: bool
+    pips: tuple[int, int]
+
+
+def _tile_corners(tile: _Tile, aspect: float, height: float) -> np.ndarray:
+    """3D corners TL, TR, BR, BL of the face texture (long axis first), at ``height``."""
+    half_l, half_s = aspect / 2, 0.5
+    local = np.array([[-half_l, -half_s], [half_l, -half_s], [half_l, half_s], [-half_l, half_s]])
+    c, s = math.cos(tile.angle), math.sin(tile.angle)
+    world = local @ np.array([[c, s], [-s, c]]) + np.array(tile.centre)
+    return np.column_stack([world, np.full(4, height)])
+
+
+def _group_offsets(
+    rng: np.random.Generator, aspect: float, count: int
+) -> list[tuple[float, float]]:
+    """Positions (along the long axis, across it) of touching tiles in a row, column or grid."""
+    gap = rng.uniform(0, 0.08) if rng.random() < 0.7 else rng.uniform(0.08, 0.5)
+    shape = rng.choice(["chain", "stack", "grid"], p=[0.35, 0.35, 0.3])
+    if shape == "chain" or count == 1:
+        return [(i * (aspect + gap), 0.0) for i in range(count)]
+    if shape == "stack":
+        return [(0.0, i * (1 + gap)) for i in range(count)]
+    cols = int(rng.integers(1, min(4, count) + 1))
+    return [((i % cols) * (aspect + gap), (i // cols) * (1 + gap)) for i in range(count)]
+
+
+class _Occupancy:
+    """A raster of the table that keeps tiles from overlapping."""
+
+    def __init__(self, low: np.ndarray, high: np.ndarray, resolution: float = 6.0) -> None:
+        self.low = low
+        self.resolution = resolution
+        size = np.ceil((high - low) * resolution).astype(int) + 2
+        self.mask = np.zeros((int(size[1]), int(size[0])), np.uint8)
+
+    def _poly(self, corners: np.ndarray) -> np.ndarray:
+        return np.asarray(np.round((corners[:, :2] - self.low) * self.resolution), np.int32)
+
+    def fits(self, corners: np.ndarray) -> bool:
+        probe = np.zeros_like(self.mask)
+        cv2.fillConvexPoly(probe, self._poly(corners), 1)
+        return not bool(np.any(probe & self.mask))
+
+    def add(self, corners: np.ndarray) -> None:
+        cv2.fillConvexPoly(self.mask, self._poly(corners), 1)
+
+
+def _shrunk(corners: np.ndarray, amount: float) -> np.ndarray:
+    centre = corners.mean(axis=0)
+    return np.asarray(centre + (corners - centre) * (1 - amount))
+
+
+def _random_pips(rng: np.random.Generator, set_max: int) -> tuple[int, int]:
+    return (int(rng.integers(0, set_max + 1)), int(rng.integers(0, set_max + 1)))
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+def _blend(target: np.ndarray, patch: np.ndarray, alpha: np.ndarray, x0: int, y0: int) -> None:
+    h, w = alpha.shape
+    region = target[y0 : y0 + h, x0 : x0 + w]
+    a = alpha[:, :, None]
+    region *= 1 - a
+    region += patch * a
+
+
+def _draw_tile(
+    canvas: np.ndarray,
+    camera: _Camera,
+    tile: _Tile,
+    style: TileStyle,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Draw one tile (sides then face); returns the face's image corners TL, TR, BR, BL."""
+    height, width = canvas.shape[:2]
+    top = camera.project(_tile_corners(tile, style.aspect, style.thickness))
+    bottom = camera.project(_tile_corners(tile, style.aspect, 0.0))
+    everything = np.vstack([top, bottom])
+    x0 = int(max(0, math.floor(everything[:, 0].min()) - 2))
+    y0 = int(max(0, math.floor(everything[:, 1].min()) - 2))
+    x1 = int(min(width, math.ceil(everything[:, 0].max()) + 3))
+    y1 = int(min(height, math.ceil(everything[:, 1].max()) + 3))
+    if x1 <= x0 or y1 <= y0:
+        return top
+    roi_w, roi_h = x1 - x0, y1 - y0
+    offset = np.array([x0, y0], np.float32)
+    hull = cv2.convexHull((everything - offset).astype(np.float32))
+    side_mask = np.zeros((roi_h * 4, roi_w * 4), np.uint8)
+    cv2.fillConvexPoly(side_mask, np.round(hull.reshape(-1, 2) * 4).astype(np.int32), 255)
+    side_alpha = cv2.resize(side_mask, (roi_w, roi_h), interpolation=cv2.INTER_AREA) / 255.0
+    side_colour = np.empty((roi_h, roi_w, 3), np.float32)
+    side_colour[:] = style.side
+    ys = np.linspace(0.8, 1.1, roi_h, dtype=np.float32)[:, None, None]
+    _blend(canvas, side_colour * ys, side_alpha.astype(np.float32), x0, y0)
+
+    edge = float(np.max(np.linalg.norm(np.diff(np.vstack([top, top[:1]]), axis=0), axis=1)))
+    texture_short = int(np.clip(edge / style.aspect * 1.5, 12, 200))
+    if tile.face_up:
+        texture, alpha = render_face_texture(tile.pips, style, texture_short, rng)
+    else:
+        texture, alpha = render_back_texture(style, texture_short, rng)
+    th, tw = alpha.shape
+    source = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    matrix = cv2.getPerspectiveTransform(source, top - offset)
+    face = cv2.warpPerspective(texture, matrix, (roi_w, roi_h), flags=cv2.INTER_LINEAR)
+    face_alpha = cv2.warpPerspective(alpha, matrix, (roi_w, roi_h), flags=cv2.INTER_LINEAR)
+    _blend(canvas, face, face_alpha, x0, y0)
+    return top
+
+
+def _drop_shadows(
+    canvas: np.ndarray,
+    camera: _Camera,
+    tiles: Sequence[tuple[_Tile, TileStyle]],
+    rng: np.random.Generator,
+    unit_px: float,
+) -> None:
+    height, width = canvas.shape[:2]
+    mask = np.zeros((height, width), np.float32)
+    light = rng.normal(0, 0.25, 2)
+    for tile, style in tiles:
+        top = _tile_corners(tile, style.aspect, style.thickness)
+        cast = top.copy()
+        cast[:, :2] += light * style.thickness * 3
+        cast[:, 2] = 0
+        points = camera.project(np.vstack([_tile_corners(tile, style.aspect, 0.0), cast]))
+        hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1.0)
+    sigma = max(0.5, unit_px * rng.uniform(0.03, 0.15))
+    blurred = cv2.GaussianBlur(mask, (0, 0), sigma)
+    canvas *= (1 - rng.uniform(0.2, 0.55) * blurred)[:, :, None]
+
+
+def _lighting(
+    canvas: np.ndarray,
+    rng: np.random.Generator,
+    faces: Sequence[np.ndarray],
+    unit_px: float,
+) -> np.ndarray:
+    """Uneven light, cast shadows, glare on glossy faces, colour cast and exposure."""
+    height, width = canvas.shape[:2]
+    # Light varies smoothly: compute it on a coarse grid and scale it up.
+    step = 4
+    gh, gw = max(2, height // step), max(2, width // step)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    ys *= height / gh
+    xs *= width / gw
+    direction = rng.normal(0, 1, 2)
+    ramp = (xs * direction[0] + ys * direction[1]) / max(height, width)
+    ramp -= ramp.mean()
+    light = 1 + rng.uniform(0, 0.5) * ramp
+    radius = math.hypot(height, width) / 2
+    vignette = ((xs - width / 2) ** 2 + (ys - height / 2) ** 2) / radius**2
+    light *= 1 - rng.uniform(0, 0.35) * vignette
+    if rng.random() < 0.35:  # a soft shadow of a hand, phone or lamp arm
+        shadow = np.zeros((gh, gw), np.float32)
+        centre = np.array([rng.uniform(0, gw), rng.uniform(0, gh)])
+        points = centre + rng.normal(0, 0.35, (5, 2)) * np.array([gw, gh])
+        hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(shadow, np.round(hull).astype(np.int32), 1.0)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, unit_px / step * rng.uniform(0.1, 1)))
+        light *= 1 - rng.uniform(0.2, 0.55) * shadow
+    glare_map = np.zeros((gh, gw), np.float32)
+    glare_spots = int(rng.choice([0, 1, 2, 3], p=[0.35, 0.35, 0.2, 0.1]))
+    for _ in range(glare_spots):
+        if faces and rng.random() < 0.8:
+            face = faces[int(rng.integers(len(faces)))]
+            weights = rng.dirichlet(np.ones(4))
+            centre = weights @ face
+        else:
+            centre = np.array([rng.uniform(0, width), rng.uniform(0, height)])
+        size = max(unit_px * rng.uniform(0.08, 0.6), step / 2)
+        stretch = rng.uniform(1, 3)
+        angle = rng.uniform(0, math.pi)
+        dx, dy = xs - centre[0], ys - centre[1]
+        u = dx * math.cos(angle) + dy * math.sin(angle)
+        v = -dx * math.sin(angle) + dy * math.cos(angle)
+        glare = np.exp(-((u / (size * stretch)) ** 2 + (v / size) ** 2))
+        glare_map += rng.uniform(0.3, 0.85) * glare
+    light = cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR)
+    out = canvas * light[:, :, None]
+    if glare_spots:
+        glare_full = cv2.resize(np.clip(glare_map, 0, 0.95), (width, height))
+        out += (255 - np.clip(out, 0, 255)) * glare_full[:, :, None]
+
+    cast = rng.normal(1, 0.07, 3).astype(np.float32)
+    if rng.random() < 0.3:  # warm indoor light
+        cast *= np.array([0.88, 0.97, 1.06], np.float32)
+    exposure = rng.uniform(0.75, 1.2) if rng.random() < 0.85 else rng.uniform(0.35, 0.7)
+    return np.asarray(out * cast[None, None, :] * exposure)
+
+
+def _camera_effects(
+    image: np.ndarray, rng: np.random.Generator, strength: float = 1.0
+) -> np.ndarray:
+    """Blur, sensor noise, down/up-sampling and JPEG; returns uint8."""
+    out = image
+    if rng.random() < 0.6:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.6) * strength)
+    if rng.random() < 0.12:
+        length = int(rng.integers(3, 8))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1)
+        kernel = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
+        kernel /= max(float(kernel.sum()), 1e-6)
+        out = cv2.filter2D(out, -1, kernel)
+    sigma = rng.uniform(0, 9) * strength
+    noise = rng.normal(0, sigma, out.shape[:2] + (1,)) + rng.normal(0, sigma * 0.4, out.shape)
+    out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    height, width = out.shape[:2]
+    if rng.random() < 0.2:
+        factor = rng.uniform(0.4, 0.8)
+        small = cv2.resize(out, (max(1, int(width * factor)), max(1, int(height * factor))))
+        out = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.8:
+        quality = int(rng.integers(35, 96))
+        ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            out = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
+    return out
+
+
+def _order_corners(face: np.ndarray) -> np.ndarray:
+    """Clockwise on screen, first edge long, starting from the more top-left long-edge corner."""
+    q = face.astype(np.float32)
+    x, y = q[:, 0], q[:, 1]
+    area = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+    if area < 0:
+        q = q[[1, 0, 3, 2]]
+    if q[2].sum() < q[0].sum():
+        q = q[[2, 3, 0, 1]]
+    return q
+
+
+# --------------------------------------------------------------------------- scenes
+
+
+def _table_bounds(camera: _Camera, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    table = camera.image_to_table(corners)
+    return table.min(axis=0), table.max(axis=0)
+
+
+def _inside(points: np.ndarray, width: int, height: int, margin: float) -> bool:
+    return bool(
+        np.all(points[:, 0] >= margin)
+        and np.all(points[:, 0] <= width - 1 - margin)
+        and np.all(points[:, 1] >= margin)
+        and np.all(points[:, 1] <= height - 1 - margin)
+    )
+
+
+def render_scene(
+    seed: int,
+    *,
+    size: tuple[int, int] = (1280, 960),
+    n_tiles: tuple[int, int] = (1, 15),
+    set_max: int = 12,
+    style: str | None = None,
+    max_tilt_deg: float = 45.0,
+) -> Scene:
+    """Render a photo of tiles on a table. ``size`` is (width, height).
+
+    ``n_tiles`` bounds the number of listed (face-up, fully visible) tiles; face-down and
+    frame-cut tiles come on top of that. ``style`` picks a family from STYLE_FAMILIES.
+    """
+    width, height = size
+    if width < 64 or height < 64:
+        raise ValueError("scene size must be at least 64x64")
+    low_n, high_n = n_tiles
+    if not 0 <= low_n <= high_n:
+        raise ValueError("n_tiles must be (low, high) with 0 <= low <= high")
+    if not 0 <= set_max <= MAX_PIPS:
+        raise ValueError(f"set_max must be within 0..{MAX_PIPS}")
+    rng = np.random.default_rng(seed)
+    tile_style = random_style(rng, style)
+    target = int(rng.integers(low_n, high_n + 1))
+    focal = max(width, height) * rng.uniform(0.75, 1.3)
+    short = min(width, height)
+    # The more tiles wanted, the smaller they are drawn, so that they fit.
+    biggest = short / (3.2 + 1.1 * math.sqrt(max(target, 1)))
+    smallest = min(biggest, max(24.0, short / 28))
+    unit_px = float(math.exp(rng.uniform(math.log(smallest), math.log(biggest))))
+
+    for _attempt in range(6):
+        camera = _make_camera(rng, focal, (width / 2, height / 2), unit_px, max_tilt_deg)
+        low, high = _table_bounds(camera, width, height)
+        occupancy = _Occupancy(low - 3, high + 3)
+        placed: list[_Tile] = []
+        listed = 0
+        tries = 0
+        while listed < target and tries < 60:
+            tries += 1
+            count = min(target - listed, int(rng.integers(1, 7)))
+            offsets = _group_offsets(rng, tile_style.aspect, count)
+            angle = rng.uniform(0, 2 * math.pi)
+            if rng.random() < 0.5:
+                angle = round(angle / (math.pi / 2)) * math.pi / 2 + rng.normal(0, 0.1)
+            anchor = low + rng.random(2) * (high - low)
+            c, s = math.cos(angle), math.sin(angle)
+            group: list[_Tile] = []
+            for along, across in offsets:
+                centre = anchor + np.array([along * c - across * s, along * s + across * c])
+                group.append(_Tile((float(centre[0]), float(centre[1])), angle, True, (0, 0)))
+            footprints = [_tile_corners(t, tile_style.aspect, 0.0) for t in group]
+            if not all(occupancy.fits(_shrunk(f, 0.02)) for f in footprints):
+                continue
+            visible = [
+                _inside(
+                    camera.project(_tile_corners(t, tile_style.aspect, tile_style.thickness)),
+                    width,
+                    height,
+                    2.0,
+                )
+                for t in group
+            ]
+            if not all(visible):
+                continue
+            for tile, footprint in zip(group, footprints, strict=True):
+                occupancy.add(_shrunk(footprint, 0.02))
+                tile.pips = _random_pips(rng, set_max)
+                placed.append(tile)
+                listed += 1
+        if listed >= low_n:
+            break
+        unit_px *= 0.75
+    else:
+        raise RuntimeError("could not place the requested tiles")  # pragma: no cover
+
+    # Extras that must not be listed: face-down tiles and tiles cut by the frame.
+    extras = int(rng.choice([0, 1, 2, 3], p=[0.45, 0.3, 0.15, 0.1]))
+    for _ in range(extras * 4):
+        if extras == 0:
+            break
+        centre = low + rng.random(2) * (high - low)
+        tile = _Tile(
+            (float(centre[0]), float(centre[1])),
+            rng.uniform(0, 2 * math.pi),
+            True,
+            _random_pips(rng, set_max),
+        )
+        footprint = _tile_corners(tile, tile_style.aspect, 0.0)
+        if not occupancy.fits(_shrunk(footprint, -0.02)):
+            continue
+        top = camera.project(_tile_corners(tile, tile_style.aspect, tile_style.thickness))
+        if _inside(top, width, height, 2.0):
+            tile.face_up = False
+        elif _inside(top, width, height, 0.0) or not _inside(top, width, height, -unit_px * 3):
+            continue
+        occupancy.add(footprint)
+        placed.append(tile)
+        extras -= 1
+
+    canvas = render_background(rng, height, width, unit_px)
+    styled = [(t, tile_style) for t in placed]
+    _drop_shadows(canvas, camera, styled, rng, unit_px)
+    order = sorted(
+        range(len(placed)),
+        key=lambda i: -float(camera.depth(np.array([[*placed[i].centre, 0.0]]))[0]),
+    )
+    listed_tiles: list[SceneTile] = []
+    faces: list[np.ndarray] = []
+    for index in order:
+        tile = placed[index]
+        face = _draw_tile(canvas, camera, tile, tile_style, rng)
+        faces.append(face)
+        if tile.face_up and _inside(face, width, height, 1.0):
+            pips = (max(tile.pips), min(tile.pips))
+            listed_tiles.append(SceneTile(pips, _order_corners(face)))
+    lit = _lighting(canvas, rng, faces, unit_px)
+    image = _camera_effects(lit, rng)
+    return Scene(image=image, tiles=tuple(listed_tiles))
+
+
+# --------------------------------------------------------------------------- tile crops
+
+
+def rectify_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Warp a tile quad (TL, TR, BR, BL; first edge long) to the 64x128 canonical crop."""
+    target = np.array(
+        [[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]], np.float32
+    )
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    return cv2.warpPerspective(
+        image,
+        matrix,
+        (CROP_WIDTH, CROP_HEIGHT),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def render_tile_crop(
+    seed: int,
+    pips: tuple[int, int],
+    *,
+    kind: str = "face",
+    style: str | None = None,
+    jitter: float = 0.025,
+    set_max: int = 12,
+) -> np.ndarray:
+    """A canonical (64, 128, 3) uint8 crop as a tile finder would cut it from a photo.
+
+    ``kind`` "face": a face-up tile with pips[0] on the left half and pips[1] on the right.
+    "back": a face-down tile; "background": a quad of table with no tile; "straddle": a quad
+    spanning parts of two touching tiles. ``jitter`` is the standard deviation of each corner's
+    misplacement as a fraction of the tile's short side, as a real finder is never exact.
+    """
+    if kind not in CROP_KINDS:
+        raise ValueError(f"unknown crop kind {kind!r}; expected one of {CROP_KINDS}")
+    for count in pips:
+        if not 0 <= count <= MAX_PIPS:
+            raise ValueError(f"a half has 0..{MAX_PIPS} pips, not {count}")
+    rng = np.random.default_rng(seed)
+    tile_style = random_style(rng, style)
+    aspect = tile_style.aspect
+    unit_px = float(math.exp(rng.uniform(math.log(18), math.log(80))))
+    focal = unit_px * rng.uniform(8, 14)
+    camera = _make_camera(rng, focal, (0.0, 0.0), unit_px, 45.0)
+
+    angle = rng.uniform(0, 2 * math.pi)
+    target = _Tile((0.0, 0.0), angle, kind != "back", pips)
+    tiles = [target] if kind != "background" else []
+    c, s = math.cos(angle), math.sin(angle)
+    along_axis = np.array([c, s])
+    across_axis = np.array([-s, c])
+    quad_centre = np.zeros(2)
+    straddle_axis = along_axis if rng.random() < 0.5 else across_axis
+    gap = rng.uniform(0, 0.06)
+    if kind == "straddle":
+        step = (aspect + gap) if straddle_axis is along_axis else (1 + gap)
+        other = straddle_axis * step
+        tiles.append(
+            _Tile((float(other[0]), float(other[1])), angle, True, _random_pips(rng, set_max))
+        )
+        quad_centre = straddle_axis * step * rng.uniform(0.3, 0.7)
+    # Neighbours touching or near the target, as in rows and grids of a laid-out hand.
+    for axis, step in ((along_axis, aspect), (across_axis, 1.0)):
+        for sign in (-1.0, 1.0):
+            if rng.random() < 0.35:
+                offset = (
+                    axis
+                    * sign
+                    * (
+                        step + rng.uniform(0, 0.1)
+                        if rng.random() < 0.8
+                        else step + rng.uniform(0.1, 0.6)
+                    )
+                )
+                if kind == "straddle" and sign > 0 and axis is straddle_axis:
+                    continue
+                skew = rng.normal(0, 0.04)
+                tiles.append(
+                    _Tile(
+                        (float(offset[0]), float(offset[1])),
+                        angle + skew,
+                        rng.random() < 0.85,
+                        _random_pips(rng, set_max),
+                    )
+                )
+    if kind == "background" and rng.random() < 0.3:
+        tiles = [t for t in tiles if rng.random() < 0.5]
+
+    # Frame the canvas around the target tile.
+    quad_world = _tile_corners(
+        _Tile((float(quad_centre[0]), float(quad_centre[1])), angle, True, (0, 0)),
+        aspect,
+        tile_style.thickness if kind != "background" else 0.0,
+    )
+    projected = camera.project(quad_world)
+    margin = unit_px * 0.7
+    x_low, y_low = projected.min(axis=0) - margin
+    x_high, y_high = projected.max(axis=0) + margin
+    width = int(math.ceil(x_high - x_low))
+    height = int(math.ceil(y_high - y_low))
+    camera = _Camera(
+        camera.focal, (float(-x_low), float(-y_low)), camera.rotation, camera.translation
+    )
+    quad = camera.project(quad_world)
+    if kind != "background" and rng.random() < 0.25:
+        # A finder may outline the tile's base instead of its face.
+        base = camera.project(
+            _tile_corners(
+                _Tile((float(quad_centre[0]), float(quad_centre[1])), angle, True, (0, 0)),
+                aspect,
+                0.0,
+            )
+        )
+        quad = quad + (base - quad) * rng.uniform(0, 1)
+
+    canvas = render_background(rng, height, width, unit_px)
+    styled = [(t, tile_style) for t in tiles]
+    _drop_shadows(canvas, camera, styled, rng, unit_px)
+    order = sorted(
+        range(len(tiles)),
+        key=lambda i: -float(camera.depth(np.array([[*tiles[i].centre, 0.0]]))[0]),
+    )
+    faces = [_draw_tile(canvas, camera, tiles[i], tile_style, rng) for i in order]
+    lit = _lighting(canvas, rng, faces, unit_px)
+    image = _camera_effects(lit, rng, strength=rng.uniform(0.3, 1.0))
+
+    short_side = float(np.linalg.norm(quad[1] - quad[2]))
+    scale = jitter if rng.random() < 0.85 else jitter * 2.5
+    quad = quad + rng.normal(0, scale * short_side, quad.shape).astype(np.float32)
+    return rectify_quad(image, quad)

@@ -1,0 +1,50 @@
+"""Run the table companion: ``python -m companion`` migrates the database, then serves.
+
+It listens on every interface (port ``PORT``, default 5000) so phones on the same Wi-Fi can
+join, and prints the address to open on them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from flask_migrate import upgrade
+
+from . import create_app
+from .netinfo import lan_ip
+
+DEFAULT_PORT = 5000
+THREADS = 8  # a table of phones polling once a second is a handful of requests at a time
+
+
+def port_from_env() -> int:
+    """Read ``PORT``, refusing anything that is not a port number."""
+    text = os.environ.get("PORT", str(DEFAULT_PORT)).strip()
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise SystemExit(f"PORT must be a number from 1 to 65535, not {text!r}.")
+    return int(text)
+
+
+def main() -> None:
+    """Migrate, print the join address and serve until interrupted."""
+    port = port_from_env()
+    app = create_app()
+    with app.app_context():
+        upgrade()
+    address = f"http://{lan_ip()}:{port}/"
+    print(f"Mexican Train companion is running.\n  On this laptop: http://127.0.0.1:{port}/")
+    print(f"  On phones on the same Wi-Fi: {address}")
+    sys.stdout.flush()
+    try:
+        from waitress import serve
+    except ImportError:  # waitress is optional; Werkzeug's threaded server will do at a table
+        from werkzeug.serving import run_simple
+
+        run_simple("0.0.0.0", port, app, threaded=True)
+    else:
+        serve(app, host="0.0.0.0", port=port, threads=THREADS)
+
+
+if __name__ == "__main__":
+    main()

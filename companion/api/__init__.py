@@ -1,0 +1,5 @@
+"""The scoresheet JSON API (shared/spec/scoresheet-api.md)."""
+
+from .views import bp
+
+__all__ = ["bp"]

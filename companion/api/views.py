@@ -1,0 +1,107 @@
+"""JSON endpoints; they call the same service functions as the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..games import service
+from ..games.models import Game
+from ..games.service import StaleVersion, ValidationFailed
+from ..links import public_url
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def json_body() -> dict[str, Any]:
+    """Return the request's JSON object, or raise a 400 that says what is wrong."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ValidationFailed("Send a JSON object with Content-Type: application/json.")
+    if not isinstance(body, dict):
+        raise ValidationFailed("The body must be a JSON object.")
+    return body
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer ...`` header, if any."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def writable_game(game_id: str) -> Game:
+    """Load a game and check the request carries its edit token (401/403)."""
+    game = service.get_game(game_id)
+    service.require_token(game, bearer_token())
+    return game
+
+
+def game_response(game: Game, status: int = 200) -> Response:
+    """Answer with the game, tagged with its version so pollers can ask If-None-Match."""
+    response = jsonify(service.game_to_json(service.view_game(game)))
+    response.status_code = status
+    response.set_etag(f"{game.id}-{game.version}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    """Create a game; the edit token is in the answer and nowhere else."""
+    body = json_body()
+    game, token = service.create_game(body.get("players"), body.get("rules"))
+    return jsonify(
+        {
+            "id": game.id,
+            "edit_token": token,
+            "view_url": public_url("games.watch", game_id=game.id),
+            "edit_url": public_url("games.claim", game_id=game.id, token=token),
+        }
+    ), 201
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> BaseResponse:
+    """Return the game; answers 304 when the caller's ETag is still current."""
+    game = service.get_game(game_id)
+    return game_response(game).make_conditional(request)
+
+
+@bp.put("/games/<game_id>/rounds/<int:n>")
+def put_round(game_id: str, n: int) -> Response | tuple[Response, int]:
+    """Replace the scores of round ``n``."""
+    game = writable_game(game_id)
+    body = json_body()
+    try:
+        service.set_round(game, n, body.get("scores"), body.get("version"))
+    except StaleVersion as stale:
+        return stale_response(stale)
+    return game_response(game)
+
+
+@bp.delete("/games/<game_id>/rounds/<int:n>")
+def delete_round(game_id: str, n: int) -> Response | tuple[Response, int]:
+    """Clear the scores of round ``n``."""
+    game = writable_game(game_id)
+    body = json_body()
+    try:
+        service.clear_round(game, n, body.get("version"))
+    except StaleVersion as stale:
+        return stale_response(stale)
+    return game_response(game)
+
+
+def stale_response(stale: StaleVersion) -> tuple[Response, int]:
+    """A 409 carrying the current game, so the caller can merge and retry."""
+    return jsonify(
+        {
+            "error": stale.message,
+            "field": "version",
+            "game": service.game_to_json(service.view_game(stale.game)),
+        }
+    ), 409

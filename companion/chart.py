@@ -1,0 +1,85 @@
+"""The standings chart: cumulative score by round, drawn on the server as inline SVG."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+WIDTH = 340
+HEIGHT = 220
+PAD_LEFT = 34
+PAD_RIGHT = 8
+PAD_TOP = 10
+PAD_BOTTOM = 24
+# Distinct hues that stay readable on white, plus dash patterns so colour is never the only cue.
+COLOURS = ("#1f5fa8", "#b3261e", "#1b7a3a", "#7a4bb0", "#a35a00", "#00727a", "#8a2b6b", "#444")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3")
+
+
+def _nice_ceiling(value: int) -> int:
+    """Round an axis maximum up to a tidy number."""
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if value <= step * 5:
+            return max(step, -(-value // step) * step)
+    return -(-value // 1000) * 1000
+
+
+def cumulative_chart(
+    players: Sequence[str], cumulative: Mapping[str, Sequence[int]], rounds: int
+) -> Markup:
+    """Return an SVG line chart of each player's running total after every scored round."""
+    played = max((len(values) for values in cumulative.values()), default=0)
+    if played == 0:
+        return Markup("")
+    low = min(0, *(min(values) for values in cumulative.values() if values))
+    high = _nice_ceiling(max(1, *(max(values) for values in cumulative.values() if values)))
+    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+    span_x = max(rounds, 2) - 1
+
+    def x_at(index: int) -> float:
+        return PAD_LEFT + plot_w * index / span_x
+
+    def y_at(value: int) -> float:
+        return PAD_TOP + plot_h * (high - value) / (high - low)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg">',
+        '<title id="chart-title">Running totals after each round (lower is better); '
+        "the table above has the same numbers.</title>",
+    ]
+    for tick in range(5):
+        value = low + (high - low) * tick // 4
+        y = y_at(value)
+        parts.append(
+            f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            'class="grid"/>'
+        )
+        parts.append(
+            f'<text x="{PAD_LEFT - 4}" y="{y + 4:.1f}" class="tick" '
+            f'text-anchor="end">{value}</text>'
+        )
+    for index in range(rounds):
+        if rounds <= 13 or index % 2 == 0:
+            parts.append(
+                f'<text x="{x_at(index):.1f}" y="{HEIGHT - 8}" class="tick" '
+                f'text-anchor="middle">{index + 1}</text>'
+            )
+    for seat, name in enumerate(players):
+        values = cumulative.get(name, ())
+        if not values:
+            continue
+        colour = COLOURS[seat % len(COLOURS)]
+        dash = DASHES[seat % len(DASHES)]
+        points = " ".join(f"{x_at(i):.1f},{y_at(v):.1f}" for i, v in enumerate(values))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"'
+            f"{dash_attr}><title>{escape(name)}: {values[-1]}</title></polyline>"
+        )
+        last_x, last_y = x_at(len(values) - 1), y_at(values[-1])
+        parts.append(f'<circle cx="{last_x:.1f}" cy="{last_y:.1f}" r="3.5" fill="{colour}"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,77 @@
+"""Plain-words descriptions of history entries for the scoresheet page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..rules import Tile
+from .models import Change
+
+NOTHING = "—"
+
+
+def entry_summary(entry: Mapping[str, Any] | None) -> str:
+    """Describe one player's entry as it was typed, tapped or picked."""
+    if not entry:
+        return NOTHING
+    if "tiles" in entry:
+        tiles = [str(Tile.from_json(pair)) for pair in entry["tiles"]]
+        text = "tiles " + " ".join(tiles) if tiles else "no tiles (out)"
+    elif entry.get("went_out"):
+        text = "went out"
+    else:
+        text = str(entry.get("points", ""))
+    if entry.get("markers_up"):
+        text += " + marker up"
+    return text
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key}:{item}" for key, item in value.items())
+    return str(value).replace("_", " ")
+
+
+def _round_lines(
+    old: Mapping[str, Any] | None, new: Mapping[str, Any] | None, players: Sequence[str]
+) -> list[str]:
+    old = old or {}
+    new = new or {}
+    return [
+        f"{name}: {entry_summary(old.get(name))} → {entry_summary(new.get(name))}"
+        for name in players
+        if old.get(name) != new.get(name)
+    ]
+
+
+def _rules_lines(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> list[str]:
+    old = old or {}
+    new = new or {}
+    return [
+        f"{key.replace('_', ' ')}: {_value_words(old.get(key))} → {_value_words(new.get(key))}"
+        for key in new
+        if old.get(key) != new.get(key)
+    ]
+
+
+def describe(change: Change, players: Sequence[str]) -> tuple[str, list[str]]:
+    """Return a heading and one line per changed value for a history entry."""
+    if change.round_n is not None:
+        lines = _round_lines(change.old, change.new, players)
+        subject = f"round {change.round_n}"
+        if change.kind == "undo":
+            return f"Undo of a change to {subject}", lines
+        if change.new is None:
+            return f"Cleared {subject}", lines
+        if change.old is None:
+            return f"Entered {subject}", lines
+        return f"Edited {subject}", lines
+    lines = _rules_lines(change.old, change.new)
+    if change.kind == "undo":
+        return "Undo of a house-rules change", lines
+    return "Changed the house rules", lines

@@ -1,0 +1,202 @@
+"""The house-rules part of the setup form: choices, help lines and form-to-JSON parsing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from ..rules import CHOICES as RULE_CHOICES
+from ..rules import DEAL_TABLES, PRESETS
+from ..rules.presets import PRESET_TITLES, RULE_HELP
+from .service import ValidationFailed
+
+SET_SIZES = (6, 9, 12, 15, 18)
+
+HAND_TABLES = tuple(DEAL_TABLES)
+SHORT_GAME_ROUNDS = 7
+
+# Keys with their own controls (set size, deal table, schedule) are left out here.
+CHOICES: dict[str, tuple[Any, ...]] = {
+    key: tuple(values)
+    for key, values in RULE_CHOICES.items()
+    if values is not None and key != "set_max"
+}
+NUMBER_KEYS = ("going_out_bonus", "open_marker_penalty")
+# Scoring keys first: they are the ones families argue about at the scoresheet.
+SCORING_KEYS = (
+    "blank_scoring",
+    "going_out_bonus",
+    "open_marker_penalty",
+    "go_out_on_double",
+    "blocked_scoring",
+)
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """One rule key as the form shows it."""
+
+    key: str
+    title: str
+    help: str
+    source: str
+    choices: tuple[Any, ...]
+    is_number: bool
+
+
+def rule_title(key: str) -> str:
+    """Turn a rule key into a short heading."""
+    return key.replace("_", " ").capitalize()
+
+
+def value_label(value: Any) -> str:
+    """Turn a rule value into words for a select option."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value).replace("_", " ")
+
+
+def value_token(value: Any) -> str:
+    """Turn a rule value into the string a form carries."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def rule_help(key: str) -> tuple[str, str]:
+    """Return (one-line explanation, source) for a key, tolerating a missing entry."""
+    entry = RULE_HELP.get(key)
+    if isinstance(entry, tuple) and len(entry) == 2:
+        return str(entry[0]), str(entry[1])
+    return "", ""
+
+
+def rule_fields() -> list[RuleField]:
+    """Every rule key but set_max, hand_size and schedule (which get their own controls)."""
+    keys = [
+        *SCORING_KEYS,
+        *(key for key in RULE_CHOICES if key not in SCORING_KEYS and key in CHOICES),
+    ]
+    fields = []
+    for key in keys:
+        help_line, source = rule_help(key)
+        fields.append(
+            RuleField(
+                key, rule_title(key), help_line, source, CHOICES.get(key, ()), key in NUMBER_KEYS
+            )
+        )
+    return fields
+
+
+def preset_titles() -> dict[str, str]:
+    """Preset name -> title, for every preset the engine knows."""
+    return {name: PRESET_TITLES.get(name, rule_title(name)) for name in PRESETS}
+
+
+def _parse_scalar(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text
+
+
+def parse_hand_table(text: str) -> dict[str, int]:
+    """Read a custom deal table typed as ``2:15, 3:15, 4:13``."""
+    table: dict[str, int] = {}
+    for part in re.split(r"[,;\s]+", text.strip()):
+        if not part:
+            continue
+        match = re.fullmatch(r"(\d+)[:=](\d+)", part)
+        if match is None:
+            raise ValidationFailed(
+                "Write the custom deal as players:tiles pairs, e.g. 2:15, 3:15, 4:13.",
+                "rules.hand_size",
+            )
+        table[match.group(1)] = int(match.group(2))
+    if not table:
+        raise ValidationFailed("The custom deal table is empty.", "rules.hand_size")
+    return table
+
+
+def schedule_value(kind: str, set_max: int, start: str, custom: str) -> Any:
+    """Turn the schedule controls into the ``schedule`` rule value (None: keep the preset's)."""
+    if kind in ("", "preset"):
+        return None
+    if kind == "descend_from_max":
+        return "descend_from_max"
+    if kind == "short":
+        return list(range(set_max, max(-1, set_max - SHORT_GAME_ROUNDS), -1))
+    if kind == "start":
+        if not re.fullmatch(r"\d+", start.strip()):
+            raise ValidationFailed("Choose the double to start from, e.g. 9.", "rules.schedule")
+        first = int(start)
+        if first > set_max:
+            raise ValidationFailed(
+                f"A double-{set_max} set has no double-{first} to start from.", "rules.schedule"
+            )
+        return list(range(first, -1, -1))
+    if kind == "custom":
+        values = [part for part in re.split(r"[,;\s]+", custom.strip()) if part]
+        if not values or not all(re.fullmatch(r"\d+", value) for value in values):
+            raise ValidationFailed(
+                "List the engine doubles as numbers, e.g. 12 10 8 6.", "rules.schedule"
+            )
+        return [int(value) for value in values]
+    raise ValidationFailed("Unknown schedule choice.", "rules.schedule")
+
+
+def rules_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
+    """Collect the rules JSON (preset plus overrides) from a submitted setup form."""
+    raw: dict[str, Any] = {"preset": form.get("preset", "standard") or "standard"}
+    set_max_text = form.get("rule-set_max", "")
+    if set_max_text:
+        raw["set_max"] = _parse_scalar(set_max_text)
+    for field in rule_fields():
+        text = form.get(f"rule-{field.key}", "").strip()
+        if text:
+            raw[field.key] = _parse_scalar(text)
+    hand = form.get("rule-hand_size", "")
+    if hand == "custom":
+        raw["hand_size"] = parse_hand_table(form.get("hand_size_custom", ""))
+    elif hand:
+        raw["hand_size"] = hand
+    set_max = raw.get("set_max")
+    if not isinstance(set_max, int):
+        preset_values = PRESETS.get(str(raw["preset"]), {})
+        set_max = int(preset_values.get("set_max", 12))
+    chosen = schedule_value(
+        form.get("schedule_kind", ""),
+        set_max,
+        form.get("schedule_start", ""),
+        form.get("schedule_custom", ""),
+    )
+    if chosen is not None:
+        raw["schedule"] = chosen
+    return raw
+
+
+def form_defaults(rules_json: Mapping[str, Any] | None, preset: str) -> dict[str, str]:
+    """The form's selected values: blank ("as the preset") for a new game, else the game's."""
+    if rules_json is None:
+        return {"preset": preset}
+    values = {"preset": preset}
+    for key, value in rules_json.items():
+        if key == "hand_size" and isinstance(value, Mapping):
+            values["rule-hand_size"] = "custom"
+            values["hand_size_custom"] = ", ".join(f"{k}:{v}" for k, v in value.items())
+        elif key == "schedule":
+            if isinstance(value, list):
+                values["schedule_kind"] = "custom"
+                values["schedule_custom"] = " ".join(str(v) for v in value)
+            else:
+                values["schedule_kind"] = str(value)
+        else:
+            values[f"rule-{key}"] = value_token(value)
+    return values

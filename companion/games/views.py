@@ -1,0 +1,468 @@
+"""The game pages: set up a game, keep its scoresheet, share it, export it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..links import public_url
+from ..rules import PRESETS, Tile, full_set, max_hand_points
+from . import access, ruleform, service
+from .models import Game
+from .service import GameView, ServiceError, StaleVersion, ValidationFailed
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+PLAYER_INPUTS = 8
+EXTRA_PLAYER_INPUTS = 8  # for double-15 and double-18 sets
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+
+def players_from_form() -> list[str]:
+    """Player names in seat order; blank inputs are skipped."""
+    names = []
+    for seat in range(PLAYER_INPUTS + EXTRA_PLAYER_INPUTS):
+        name = request.form.get(f"player-{seat}", "")
+        if name.strip():
+            names.append(name)
+    return names
+
+
+def player_field_errors(error: ValidationFailed, raw_names: list[str]) -> dict[str, str]:
+    """Map a players error to the input it is about (blank inputs are skipped by the parser)."""
+    if error.field and error.field.startswith("players."):
+        position = int(error.field.split(".")[1])
+        seats = [
+            seat
+            for seat in range(PLAYER_INPUTS + EXTRA_PLAYER_INPUTS)
+            if request.form.get(f"player-{seat}", "").strip()
+        ]
+        if position < len(seats):
+            return {f"player-{seats[position]}": error.message}
+    return {error.field or "form": error.message}
+
+
+def setup_preview(raw_rules: dict[str, Any], players: int) -> dict[str, Any]:
+    """Deal size and boneyard for the form's current choice (or why it can't be dealt)."""
+    try:
+        rules = service.parse_rules(raw_rules)
+        setup = service.check_setup(rules, max(players, service.MIN_PLAYERS))
+    except ServiceError as error:
+        return {"error": error.message, "field": error.field}
+    return {
+        "players": players,
+        "hand_size": setup.hand_size,
+        "set_tiles": setup.set_tiles,
+        "boneyard": setup.boneyard,
+        "rounds": setup.rounds,
+        "set_max": rules.set_max,
+    }
+
+
+def render_new(
+    values: dict[str, str], errors: dict[str, str], status: int = 200
+) -> tuple[str, int]:
+    """Render the setup form with the given field values and errors."""
+    try:
+        raw_rules = ruleform.rules_from_form(request.form) if request.form else {}
+    except ValidationFailed:
+        raw_rules = {"preset": values.get("preset", "standard")}
+    players = len(players_from_form()) if request.form else 4
+    return render_template(
+        "games/new.html",
+        values=values,
+        errors=errors,
+        rule_fields=ruleform.rule_fields(),
+        preset_titles=ruleform.preset_titles(),
+        presets=PRESETS,
+        set_sizes=ruleform.SET_SIZES,
+        hand_tables=ruleform.HAND_TABLES,
+        value_label=ruleform.value_label,
+        value_token=ruleform.value_token,
+        player_inputs=PLAYER_INPUTS,
+        extra_player_inputs=EXTRA_PLAYER_INPUTS,
+        preview=setup_preview(raw_rules, players),
+    ), status
+
+
+@bp.get("/new")
+def new() -> tuple[str, int]:
+    """Show the form that starts a game."""
+    return render_new({"preset": "standard"}, {})
+
+
+@bp.post("/new")
+def create() -> BaseResponse | tuple[str, int]:
+    """Start a game from the setup form, or just refresh the deal preview."""
+    values = {key: value for key, value in request.form.items() if key != "csrf_token"}
+    if request.form.get("action") == "preview":
+        return render_new(values, {})
+    raw_names = players_from_form()
+    try:
+        raw_rules = ruleform.rules_from_form(request.form)
+        game, token = service.create_game(raw_names, raw_rules)
+    except ValidationFailed as error:
+        errors = player_field_errors(error, raw_names)
+        return render_new(values, errors, 400)
+    access.remember_token(game.id, token)
+    flash("Game started. Share the view link so others can follow the scores.")
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+@bp.get("/new/deal")
+def deal_preview() -> Response:
+    """Tell the setup page's script the deal size for the choices made so far."""
+    try:
+        raw_rules = ruleform.rules_from_form(request.args)
+    except ValidationFailed as error:
+        return jsonify({"error": error.message, "field": error.field})
+    players = sum(
+        1
+        for seat in range(PLAYER_INPUTS + EXTRA_PLAYER_INPUTS)
+        if request.args.get(f"player-{seat}", "").strip()
+    )
+    return jsonify(setup_preview(raw_rules, players))
+
+
+# --- the scoresheet -----------------------------------------------------------------------
+
+
+def entry_form_values(entry: dict[str, Any]) -> dict[str, Any]:
+    """The round form's values for one stored score."""
+    tiles = entry.get("tiles")
+    return {
+        "points": ""
+        if tiles is not None or entry.get("went_out")
+        else str(entry.get("points", "")),
+        "out": bool(entry.get("went_out")),
+        "marker": bool(entry.get("markers_up")),
+        "tiles": " ".join(str(Tile.from_json(pair)) for pair in tiles) if tiles else "",
+    }
+
+
+def round_form_values(view: GameView, n: int) -> dict[int, dict[str, Any]]:
+    """Prefill the round form from what is stored for round ``n``."""
+    round_ = view.rounds[n - 1]
+    return {
+        seat: entry_form_values(round_.entries.get(name, {}))
+        for seat, name in enumerate(view.players)
+    }
+
+
+def chosen_round(view: GameView) -> int | None:
+    """The round the entry form is for: ``?round=n``, else the next one to play."""
+    asked = request.args.get("round", "")
+    if asked.isdigit() and 1 <= int(asked) <= len(view.rounds):
+        return int(asked)
+    return view.next_round.n if view.next_round else None
+
+
+def render_sheet(
+    game: Game,
+    *,
+    editable: bool,
+    form_round: int | None = None,
+    form_values: dict[int, dict[str, Any]] | None = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    """Render the scoresheet (with entry forms when ``editable``)."""
+    view = service.view_game(game)
+    if editable and form_round is None:
+        form_round = chosen_round(view)
+    if editable and form_round is not None and form_values is None:
+        form_values = round_form_values(view, form_round)
+    token = access.token_for(game) if editable else None
+    return render_template(
+        "games/sheet.html",
+        view=view,
+        game=game,
+        editable=editable,
+        form_round=form_round,
+        form_values=form_values or {},
+        errors=errors or {},
+        max_points=max_hand_points(view.rules),
+        view_url=public_url("games.watch", game_id=game.id),
+        edit_url=public_url("games.claim", game_id=game.id, token=token) if token else None,
+        rule_fields=ruleform.rule_fields(),
+        preset_title=ruleform.preset_titles().get(game.preset, game.preset),
+        value_label=ruleform.value_label,
+        changes=list(reversed(game.changes)),
+        short_rounds=ruleform.SHORT_GAME_ROUNDS,
+    ), status
+
+
+@bp.get("/<game_id>")
+def sheet(game_id: str) -> tuple[str, int]:
+    """Show the scoresheet; a phone holding the edit token gets the entry forms."""
+    game = service.get_game(game_id)
+    return render_sheet(game, editable=access.can_edit(game))
+
+
+@bp.get("/<game_id>/view")
+def watch(game_id: str) -> tuple[str, int]:
+    """Show the read-only scoresheet that other phones follow live."""
+    game = service.get_game(game_id)
+    return render_sheet(game, editable=False)
+
+
+@bp.get("/<game_id>/edit/<token>")
+def claim(game_id: str, token: str) -> BaseResponse:
+    """Open the owner's edit link: remember the token on this phone, then show the sheet."""
+    game = service.get_game(game_id)
+    service.require_token(game, token)
+    access.remember_token(game.id, token)
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+def editable_game(game_id: str) -> Game:
+    """Load a game this browser may change, or raise 404/401/403."""
+    game = service.get_game(game_id)
+    access.require_edit(game)
+    return game
+
+
+def scores_from_form(
+    game: Game,
+) -> tuple[dict[str, Any], dict[str, str], dict[int, dict[str, Any]]]:
+    """Read the round form: raw scores by name, errors by field, and the values to re-show."""
+    rules = service.load_rules(game)
+    raw_scores: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    shown: dict[int, dict[str, Any]] = {}
+    for seat, name in enumerate(game.players):
+        typed = request.form.get(f"points-{seat}", "").strip()
+        went_out = request.form.get(f"out-{seat}") is not None
+        marker = request.form.get(f"marker-{seat}") is not None
+        tiles_text = request.form.get(f"tiles-{seat}", "").strip()
+        shown[seat] = {"points": typed, "out": went_out, "marker": marker, "tiles": tiles_text}
+        entry: dict[str, Any] = {}
+        try:
+            if typed:
+                entry["points"] = service.parse_whole_number(
+                    typed, f"scores.{name}.points", allow_text=True
+                )
+            elif tiles_text and not went_out:
+                entry["tiles"] = [Tile.parse(part).as_list() for part in tiles_text.split()]
+            if went_out:
+                entry["went_out"] = True
+            if marker:
+                entry["markers_up"] = 1
+            if entry:
+                raw_scores[name] = service.parse_score(entry, rules, f"scores.{name}")
+        except ValidationFailed as error:
+            errors[f"player-{seat}"] = error.message
+        except ValueError:
+            errors[f"player-{seat}"] = "The tiles kept for this player could not be read."
+    return raw_scores, errors, shown
+
+
+@bp.post("/<game_id>/rounds/<int:n>")
+def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
+    """Save the scores typed, tapped or picked for round ``n``."""
+    game = editable_game(game_id)
+    raw_scores, errors, shown = scores_from_form(game)
+    if not errors:
+        try:
+            service.set_round(game, n, raw_scores, request.form.get("version"))
+        except StaleVersion as stale:
+            return render_sheet(
+                stale.game,
+                editable=True,
+                form_round=n,
+                form_values=shown,
+                errors={"form": stale.message},
+                status=409,
+            )
+        except ValidationFailed as error:
+            errors = {"form": error.message}
+    if errors:
+        return render_sheet(
+            game, editable=True, form_round=n, form_values=shown, errors=errors, status=400
+        )
+    flash(f"Round {n} saved.")
+    return redirect(url_for("games.sheet", game_id=game.id, _anchor="standings"))
+
+
+@bp.post("/<game_id>/rounds/<int:n>/clear")
+def clear_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
+    """Clear round ``n`` (the history keeps what it held)."""
+    game = editable_game(game_id)
+    try:
+        service.clear_round(game, n, request.form.get("version"))
+    except StaleVersion as stale:
+        return render_sheet(stale.game, editable=True, errors={"form": stale.message}, status=409)
+    flash(f"Round {n} cleared. Undo brings it back.")
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+@bp.route("/<game_id>/rounds/<int:n>/tiles/<int:seat>", methods=["GET", "POST"])
+def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int]:
+    """Pick the tiles left in one player's hand; the engine scores them under the rules."""
+    game = editable_game(game_id)
+    view = service.view_game(game)
+    if not 1 <= n <= len(view.rounds):
+        raise service.RoundNotFound(f"This game has no round {n}.")
+    if not 0 <= seat < len(view.players):
+        raise service.ValidationFailed("There is no player in that seat.", "seat")
+    name = view.players[seat]
+    round_ = view.rounds[n - 1]
+    entry = round_.entries.get(name, {})
+    chosen = {str(Tile.from_json(pair)) for pair in entry.get("tiles", [])}
+    marker = bool(entry.get("markers_up"))
+    errors: dict[str, str] = {}
+    status = 200
+    if request.method == "POST":
+        chosen = set(request.form.getlist("tile"))
+        marker = request.form.get("marker") is not None
+        raw_entries = {other: dict(stored) for other, stored in round_.entries.items() if stored}
+        try:
+            tiles = [Tile.parse(text).as_list() for text in request.form.getlist("tile")]
+        except ValueError:
+            tiles = None
+            errors["tiles"] = "One of the tiles sent is not a tile."
+            status = 400
+        if tiles is not None:
+            raw_entries[name] = {"tiles": tiles, "markers_up": 1 if marker else 0}
+            try:
+                service.set_round(game, n, raw_entries, request.form.get("version"))
+            except StaleVersion as stale:
+                errors["form"] = stale.message
+                status = 409
+                game = stale.game
+                view = service.view_game(game)
+            except ValidationFailed as error:
+                errors["tiles"] = error.message
+                status = 400
+            else:
+                points = service.view_game(game).rounds[n - 1].points[name]
+                flash(f"{name}'s tiles saved for round {n}: {points} points.")
+                return redirect(url_for("games.sheet", game_id=game.id, round=n))
+    return render_template(
+        "games/tiles.html",
+        game=game,
+        view=view,
+        n=n,
+        seat=seat,
+        name=name,
+        engine=round_.engine,
+        tiles=sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low)),
+        chosen=chosen,
+        marker=marker,
+        errors=errors,
+    ), status
+
+
+@bp.post("/<game_id>/undo")
+def undo(game_id: str) -> BaseResponse | tuple[str, int]:
+    """Undo the most recent change."""
+    game = editable_game(game_id)
+    try:
+        service.undo_last(game, request.form.get("version"))
+    except StaleVersion as stale:
+        return render_sheet(stale.game, editable=True, errors={"form": stale.message}, status=409)
+    except service.NothingToUndo as error:
+        return render_sheet(game, editable=True, errors={"form": error.message}, status=409)
+    flash("The last change was undone.")
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+@bp.post("/<game_id>/schedule")
+def change_schedule(game_id: str) -> BaseResponse | tuple[str, int]:
+    """Shorten, restart or spell out the engine schedule."""
+    game = editable_game(game_id)
+    rules_json = dict(game.rules)
+    try:
+        value = ruleform.schedule_value(
+            request.form.get("schedule_kind", ""),
+            int(rules_json["set_max"]),
+            request.form.get("schedule_start", ""),
+            request.form.get("schedule_custom", ""),
+        )
+        if value is not None:
+            rules_json["schedule"] = value
+            service.change_rules(
+                game, {"preset": game.preset, **rules_json}, request.form.get("version")
+            )
+    except StaleVersion as stale:
+        return render_sheet(stale.game, editable=True, errors={"form": stale.message}, status=409)
+    except ValidationFailed as error:
+        return render_sheet(game, editable=True, errors={"schedule": error.message}, status=400)
+    flash("Schedule changed.")
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+@bp.route("/<game_id>/rules", methods=["GET", "POST"])
+def change_rules(game_id: str) -> BaseResponse | tuple[str, int]:
+    """Change the house rules mid-game (picked tiles are re-scored under the new rules)."""
+    game = editable_game(game_id)
+    errors: dict[str, str] = {}
+    status = 200
+    values = ruleform.form_defaults(game.rules, game.preset)
+    if request.method == "POST":
+        values = {key: value for key, value in request.form.items() if key != "csrf_token"}
+        try:
+            raw_rules = ruleform.rules_from_form(request.form)
+            service.change_rules(game, raw_rules, request.form.get("version"))
+        except StaleVersion as stale:
+            game = stale.game
+            errors["form"] = stale.message
+            status = 409
+        except ValidationFailed as error:
+            errors[error.field or "form"] = error.message
+            status = 400
+        else:
+            flash("House rules changed; every round was re-scored.")
+            return redirect(url_for("games.sheet", game_id=game.id))
+    return render_template(
+        "games/rules.html",
+        game=game,
+        values=values,
+        errors=errors,
+        rule_fields=ruleform.rule_fields(),
+        preset_titles=ruleform.preset_titles(),
+        presets=PRESETS,
+        set_sizes=ruleform.SET_SIZES,
+        hand_tables=ruleform.HAND_TABLES,
+        value_label=ruleform.value_label,
+        value_token=ruleform.value_token,
+        locked_set=bool(game.rounds),
+    ), status
+
+
+@bp.post("/<game_id>/delete")
+def delete(game_id: str) -> BaseResponse:
+    """Delete a game for good."""
+    game = editable_game(game_id)
+    service.delete_game(game)
+    access.forget_token(game_id)
+    flash("Game deleted.")
+    return redirect(url_for("home.index"))
+
+
+@bp.get("/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """Download the scoresheet as CSV."""
+    view = service.view_game(service.get_game(game_id))
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(service.scoresheet_rows(view))
+    return Response(
+        buffer.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="mexican-train-{game_id}.csv"'},
+    )

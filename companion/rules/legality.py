@@ -1,0 +1,528 @@
+"""Which actions are legal, and, for a refused one, which rule refuses it and why.
+
+Generation (:func:`legal_actions`) is the single source of truth for plays; :func:`refusal`
+walks the same rules in a fixed order to name the one that decided, with a sentence a player
+can read aloud.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.rules.actions import (
+    END,
+    MEXICAN,
+    MEXICAN2,
+    REMOVE_MARKER,
+    Action,
+    Draw,
+    End,
+    Play,
+    TrainId,
+)
+from companion.rules.tiles import Tile
+
+if TYPE_CHECKING:
+    from companion.rules.state import State
+
+Refusal = tuple[str, str]
+"""``(rule, reason)``."""
+
+_DRAW = Draw()
+
+
+def _fits(end: int, tile: Tile, wild: bool) -> bool:
+    if tile.high == end or tile.low == end:
+        return True
+    return wild and (tile.low == 0 or end == 0)
+
+
+def _values(s: State, train: TrainId) -> list[int]:
+    """The values a tile may be laid against on ``train``."""
+    pending = s.double_value[train]
+    if pending >= 0:
+        return [pending]
+    if not s.started[train]:
+        return [s.engine]
+    return s.ends[train]
+
+
+def _mexicans(s: State) -> list[TrainId]:
+    return [MEXICAN] if s.rules.mexican_trains == 1 else [MEXICAN, MEXICAN2]
+
+
+def candidate_tiles(s: State, seat: int, fresh: bool) -> list[Tile]:
+    """The tiles the player may lay now: the hand, or only the tile just drawn."""
+    if not fresh and s.draws_since_play > 0:
+        return [s.drawn] if s.drawn is not None else []
+    hand = s.hands[seat]
+    return hand if hand is not None else []
+
+
+def _can_cover(s: State, train: TrainId, tiles: list[Tile]) -> bool:
+    value = s.double_value[train]
+    if value < 0:
+        return False
+    wild = s.wild
+    return any(_fits(value, tile, wild) for tile in tiles)
+
+
+def binding_doubles(s: State, fresh: bool) -> list[TrainId]:
+    """Open doubles the player must cover before anything else (``satisfy_scope`` table)."""
+    rules = s.rules
+    if rules.satisfy_scope != "table" or not s.open_doubles:
+        return []
+    binding = s.open_doubles
+    if rules.dead_double == "frees_play":
+        binding = [t for t in binding if not s.is_dead_double(t)]
+    if not fresh and rules.double_followup == "anywhere" and s.turn_doubles:
+        binding = [t for t in binding if t not in s.turn_doubles]
+    return binding
+
+
+def designated(s: State, binding: list[TrainId]) -> list[TrainId]:
+    """Which of the binding doubles may be covered now, by ``satisfy_order``."""
+    order = s.rules.satisfy_order
+    if order == "oldest_first":
+        return binding[:1]
+    if order == "newest_first":
+        return binding[-1:]
+    return binding
+
+
+def allowed_trains(s: State, seat: int, fresh: bool) -> list[TrainId]:
+    """Trains the player may lay on now, before looking at tiles.
+
+    ``fresh`` judges ``seat`` as at the start of a turn (used to test for a blocked round).
+    """
+    rules = s.rules
+    is_first = s.first_turn_left[seat] if fresh else s.is_first_turn
+    followup = None if fresh else s.followup_train
+    owes = (not fresh) and (s.owes_followup or s.followup_optional)
+    own_unstarted = rules.own_train_required_before_other_play and not s.started[seat]
+    if is_first:
+        first_train = None if fresh else s.first_train
+        if rules.first_turn == "multi_own_train" and first_train is not None:
+            trains = [first_train]
+        elif own_unstarted or not rules.mexican_on_first_turn:
+            trains = [seat]
+        else:
+            trains = [seat, *_mexicans(s)]
+    elif own_unstarted:
+        trains = [seat]
+    else:
+        markers = s.markers
+        may_start = rules.others_may_start_unstarted_marked_train
+        trains = [seat, *_mexicans(s)]
+        for other in range(s.n):
+            if other != seat and markers[other] and (may_start or s.started[other]):
+                trains.append(other)
+        if rules.satisfy_scope != "none":
+            for train in s.open_doubles:
+                if train not in trains:
+                    trains.append(train)
+        if followup is not None and followup not in trains:
+            trains.append(followup)
+        binding = binding_doubles(s, fresh)
+        if binding:
+            allowed = designated(s, binding)
+            trains = [t for t in trains if t in allowed]
+    if (
+        owes
+        and followup is not None
+        and rules.double_followup == "must_cover_own_if_able"
+        and followup in trains
+        and _can_cover(s, followup, candidate_tiles(s, seat, fresh))
+    ):
+        trains = [followup]
+    return trains
+
+
+def _tile_allowed(s: State, tile: Tile, train: TrainId, fresh: bool) -> bool:
+    if tile.is_double:
+        if (
+            not fresh
+            and s.rules.doubles_per_turn == 1
+            and s.doubles_played
+            and not (s.is_first_turn and s.rules.first_turn == "multi_own_train")
+        ):
+            return False
+        if s.covers_left[train] > 1:
+            return False
+    return True
+
+
+def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
+    """Every legal play for ``seat`` (now, or at the start of a turn when ``fresh``)."""
+    tiles = candidate_tiles(s, seat, fresh)
+    if not tiles:
+        return []
+    wild = s.wild
+    plays: list[Play] = []
+    for train in allowed_trains(s, seat, fresh):
+        values = _values(s, train)
+        for tile in tiles:
+            high = tile.high
+            low = tile.low
+            for value in values:
+                if high == value or low == value or (wild and (low == 0 or value == 0)):
+                    if _tile_allowed(s, tile, train, fresh):
+                        plays.append(Play(tile, train))
+                    break
+    return plays
+
+
+def legal_plays(s: State) -> list[Play]:
+    """Every legal play of the player whose turn it is."""
+    if s.outcome is not None or s.turn_over:
+        return []
+    return plays_for(s, s.turn, False)
+
+
+def has_play(s: State) -> bool:
+    """Whether the player whose turn it is has any legal play."""
+    return bool(legal_plays(s))
+
+
+def _needs_play(s: State) -> bool:
+    return s.played == 0 or s.owes_followup
+
+
+def may_draw(s: State) -> bool:
+    """Whether drawing is legal now."""
+    if s.outcome is not None or s.turn_over or s.boneyard_count <= 0 or not _needs_play(s):
+        return False
+    if s.rules.must_play_if_able and has_play(s):
+        return False
+    if s.draws_since_play:
+        return s.rules.draw_rule == "until_playable" and not s.drawn_playable
+    return True
+
+
+def may_end(s: State) -> bool:
+    """Whether ending the turn is legal now."""
+    if s.outcome is not None:
+        return False
+    if s.turn_over or not _needs_play(s):
+        return True
+    if s.rules.must_play_if_able and has_play(s):
+        return False
+    if s.boneyard_count > 0:
+        if not s.draws_since_play:
+            return False
+        if s.rules.draw_rule == "until_playable" and not s.drawn_playable:
+            return False
+    return True
+
+
+def may_remove_marker(s: State) -> bool:
+    """Whether the player may take their own marker down now."""
+    if s.outcome is not None or not s.markers[s.turn]:
+        return False
+    return (
+        s.rules.marker_removal == "owner_choice_after_any_play"
+        and s.played > 0
+        and not s.failed_marker
+    )
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Every legal action of the player whose turn it is."""
+    if s.outcome is not None:
+        return []
+    actions: list[Action] = []
+    if not s.turn_over:
+        actions.extend(legal_plays(s))
+        if may_draw(s):
+            actions.append(_DRAW)
+    if may_end(s):
+        actions.append(END)
+    if may_remove_marker(s):
+        actions.append(REMOVE_MARKER)
+    return actions
+
+
+def nobody_can_play(s: State) -> bool:
+    """Whether, with the boneyard empty, no seat could ever play again.
+
+    A pass puts the passer's marker up and may open a train to others, so the test is made
+    with the markers as they are and again with every marker up.
+    """
+    if s.boneyard_count > 0:
+        return False
+    saved = s.markers
+    try:
+        for attempt in range(2):
+            for seat in range(s.n):
+                if s.hands[seat] and plays_for(s, seat, True):
+                    return False
+            if attempt == 0:
+                s.markers = [True] * s.n + saved[s.n :]
+        return True
+    finally:
+        s.markers = saved
+
+
+# -- explaining refusals -----------------------------------------------------------------------
+
+
+def train_words(s: State, train: TrainId) -> str:
+    """How a player names a train aloud."""
+    if train == MEXICAN:
+        return "the Mexican Train"
+    if train == MEXICAN2:
+        return "the second Mexican Train"
+    return f"{s.seats[train]}'s train"
+
+
+def _double_words(s: State, train: TrainId) -> str:
+    value = s.double_value[train]
+    return f"{train_words(s, train)} ({value}-{value})"
+
+
+_TURN_OVER = {
+    "one_tile_per_turn": "{name}'s turn ended with that tile: only one tile is played per turn "
+    "unless it is a double.",
+    "first_turn": "The first turn is a single tile under these rules, so {name}'s turn is over.",
+    "double_followup": "Under these rules a double ends the turn: no tile follows it.",
+    "went_out": "{name} has played their last tile.",
+    "round_over": "The round is over.",
+}
+
+
+def refusal(s: State, action: Action) -> Refusal | None:
+    """``(rule, reason)`` if ``action`` is illegal now, else ``None``."""
+    refused = _refusal(s, action)
+    if refused is None:
+        return None
+    rule, reason = refused
+    return rule, reason[:1].upper() + reason[1:]
+
+
+def _refusal(s: State, action: Action) -> Refusal | None:
+    name = s.seats[s.turn]
+    if s.outcome is not None:
+        return ("round_over", "The round is over.")
+    if type(action) is Play:
+        if action in legal_plays(s):
+            return None
+        return _refuse_play(s, action) or ("illegal", f"{name} may not play {action.tile} there.")
+    if type(action) is Draw:
+        return _refuse_draw(s, action)
+    if type(action) is End:
+        return None if may_end(s) else _refuse_end(s)
+    if may_remove_marker(s):
+        return None
+    if not s.markers[s.turn]:
+        return ("no_marker", f"{name}'s train has no marker to remove.")
+    if s.rules.marker_removal == "auto_on_own_train_play":
+        return (
+            "marker_removal",
+            f"Under these rules a marker comes off only when {name} plays on their own train.",
+        )
+    return (
+        "marker_removal",
+        f"{name} may take the marker off only after playing a tile this turn.",
+    )
+
+
+def _example_play(s: State) -> str:
+    plays = legal_plays(s)
+    if not plays:
+        return ""
+    play = plays[0]
+    return f"{play.tile} fits on {train_words(s, play.train)}"
+
+
+def _refuse_turn_over(s: State) -> Refusal:
+    rule = s.turn_over_rule or "one_tile_per_turn"
+    return (rule, _TURN_OVER.get(rule, "{name}'s turn is over.").format(name=s.seats[s.turn]))
+
+
+def _refuse_play(s: State, play: Play) -> Refusal | None:
+    rules = s.rules
+    seat = s.turn
+    name = s.seats[seat]
+    tile, train = play.tile, play.train
+    if s.turn_over:
+        return _refuse_turn_over(s)
+    hand = s.hands[seat] or []
+    if s.draws_since_play and tile is not s.drawn:
+        if tile in hand:
+            drawn = f" ({s.drawn})" if s.drawn is not None else ""
+            return (
+                "drawn_tile_only",
+                f"After drawing, {name} may only play the tile just drawn{drawn}.",
+            )
+    if tile not in hand:
+        return ("tile_in_hand", f"{name} does not hold {tile}.")
+    if train == MEXICAN2 and rules.mexican_trains == 1:
+        return ("mexican_trains", "Only one Mexican Train is allowed under these rules.")
+    where = train_words(s, train)
+    if s.is_first_turn:
+        if train in (MEXICAN, MEXICAN2) and not rules.mexican_on_first_turn:
+            return (
+                "mexican_on_first_turn",
+                f"No one may play on the Mexican Train on their first turn under these rules; "
+                f"{name} must start their own train.",
+            )
+        if train not in (seat, MEXICAN, MEXICAN2):
+            return ("first_turn", f"On the first turn {name} may only build their own train.")
+        first = s.first_train
+        if rules.first_turn == "multi_own_train" and first is not None and train != first:
+            return (
+                "first_turn",
+                f"The first turn's tiles all go on one train: {train_words(s, first)}.",
+            )
+    if rules.own_train_required_before_other_play and not s.started[seat] and train != seat:
+        return (
+            "own_train_required_before_other_play",
+            f"{name} must start their own train before playing anywhere else.",
+        )
+    if not s.is_first_turn and 0 <= train != seat and train != s.followup_train:
+        pending = s.double_value[train] >= 0
+        if not s.markers[train]:
+            if pending and rules.satisfy_scope == "none":
+                return (
+                    "satisfy_scope",
+                    f"{where} carries no marker, and under these rules an open double does not "
+                    "open it to others.",
+                )
+            if not pending:
+                return ("private_train", f"{where} is private: it carries no marker.")
+        elif not s.started[train] and not rules.others_may_start_unstarted_marked_train:
+            return (
+                "others_may_start_unstarted_marked_train",
+                f"Under these rules only {s.seats[train]} may start {where}.",
+            )
+    followup = s.followup_train
+    if (
+        (s.owes_followup or s.followup_optional)
+        and followup is not None
+        and train != followup
+        and _can_cover(s, followup, candidate_tiles(s, seat, False))
+    ):
+        if s.is_first_turn and not rules.first_turn_may_end_on_double:
+            return (
+                "first_turn_may_end_on_double",
+                f"{name}'s first turn may not end on a double: {name} must cover "
+                f"{_double_words(s, followup)} first.",
+            )
+        if rules.double_followup == "must_cover_own_if_able":
+            return (
+                "double_followup",
+                f"{name} must cover the double just played on {_double_words(s, followup)} "
+                "while able to.",
+            )
+    if not s.is_first_turn:
+        binding = binding_doubles(s, False)
+        allowed = designated(s, binding)
+        if binding and train not in allowed:
+            first = allowed[0]
+            if train in binding:
+                order = rules.satisfy_order.replace("_first", " first")
+                return (
+                    "satisfy_order",
+                    f"Open doubles are covered {order} here: {_double_words(s, first)} comes "
+                    "first.",
+                )
+            if followup is not None and rules.double_followup != "anywhere" and first == followup:
+                return (
+                    "double_followup",
+                    f"{name} must cover the double just played on {_double_words(s, first)} "
+                    "before playing elsewhere.",
+                )
+            return (
+                "satisfy_scope",
+                f"An open double on {_double_words(s, first)} must be covered before anything "
+                "else is played.",
+            )
+    if tile.is_double and s.doubles_played and rules.doubles_per_turn == 1:
+        return ("doubles_per_turn", "Only one double may be played per turn under these rules.")
+    if tile.is_double and s.covers_left[train] > 1:
+        return (
+            "double_branches",
+            f"{_double_words(s, train)} still needs {s.covers_left[train]} branches; a double "
+            "cannot be one of them.",
+        )
+    values = _values(s, train)
+    if not any(_fits(v, tile, s.wild) for v in values):
+        value = values[-1]
+        if not s.wild and any(_fits(v, tile, True) for v in values):
+            return (
+                "blanks_wild",
+                f"Blanks are not wild under these rules: {tile} does not match the {value} "
+                f"on {where}.",
+            )
+        if not s.started[train]:
+            return (
+                "must_match",
+                f"{where[0].upper()}{where[1:]} must start with a tile showing the engine's "
+                f"{s.engine}.",
+            )
+        return ("must_match", f"{tile} does not match the open {value} on {where}.")
+    return None
+
+
+def _refuse_draw(s: State, draw: Draw) -> Refusal | None:
+    rules = s.rules
+    name = s.seats[s.turn]
+    if s.turn_over:
+        return _refuse_turn_over(s)
+    if s.boneyard_count <= 0:
+        return ("boneyard_empty", "The boneyard is empty: there is nothing to draw.")
+    if not _needs_play(s):
+        return ("no_draw_needed", f"{name} has played and owes no further tile, so may not draw.")
+    if rules.must_play_if_able and has_play(s):
+        return ("must_play_if_able", f"{name} can play ({_example_play(s)}) and must, not draw.")
+    if s.draws_since_play:
+        if rules.draw_rule == "one_then_pass":
+            return ("draw_rule", "Only one tile may be drawn per turn under these rules.")
+        if s.drawn_playable:
+            return ("draw_rule", "The tile just drawn can be played, so drawing stops.")
+    if draw.tile is not None:
+        tile = draw.tile
+        if tile.high > s.set_max:
+            return ("tile_accounting", f"{tile} is not in a double-{s.set_max} set.")
+        if tile in (s.hands[s.turn] or []):
+            return ("tile_accounting", f"{tile} cannot be drawn: {name} already holds it.")
+        if tile in s.on_table:
+            return ("tile_accounting", f"{tile} cannot be drawn: it is already on the table.")
+        if s.boneyard is not None and tile not in s.boneyard:
+            return ("tile_accounting", f"{tile} is not in the boneyard.")
+    return None
+
+
+def _refuse_end(s: State) -> Refusal:
+    rules = s.rules
+    seat = s.turn
+    name = s.seats[seat]
+    following = s.owes_followup and s.followup_train is not None
+    if rules.must_play_if_able and has_play(s):
+        if following and s.is_first_turn and not rules.first_turn_may_end_on_double:
+            return (
+                "first_turn_may_end_on_double",
+                f"{name}'s first turn may not end on a double while {name} can cover it "
+                f"({_example_play(s)}).",
+            )
+        if s.draws_since_play and s.drawn is not None:
+            return (
+                "must_play_if_able",
+                f"The tile {name} drew, {s.drawn}, can be played ({_example_play(s)}), so it "
+                "must be.",
+            )
+        return ("must_play_if_able", f"{name} can play ({_example_play(s)}) and must.")
+    if s.boneyard_count > 0 and not s.draws_since_play:
+        if s.going_out_double[seat] != -99:
+            return (
+                "go_out_on_double",
+                f"{name}'s last tile was a double that must be covered: {name} draws first.",
+            )
+        if following and s.followup_train is not None:
+            return (
+                "must_draw",
+                f"{name} cannot cover {_double_words(s, s.followup_train)} from hand and must "
+                "draw first.",
+            )
+        return ("must_draw", f"{name} must draw from the boneyard before passing.")
+    return ("draw_rule", f"Under these rules {name} keeps drawing until a tile can be played.")

@@ -1,0 +1,570 @@
+"""The referee contract (shared/spec/referee.md): JSON queries in, JSON answers out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from companion.rules.actions import (
+    END,
+    MEXICAN,
+    MEXICAN2,
+    REMOVE_MARKER,
+    Action,
+    Draw,
+    End,
+    Play,
+    RemoveMarker,
+    TrainId,
+)
+from companion.rules.legality import nobody_can_play, plays_for, refusal, train_words
+from companion.rules.rules import CHOICES, Rules, RulesError
+from companion.rules.scoring import ROUND_ENDS, score_hand
+from companion.rules.setup import deal, leaders, schedule
+from companion.rules.state import State, match_end
+from companion.rules.tiles import HandStatus, InvalidTileError, Tile, check_hand
+
+Answer = dict[str, Any]
+
+
+class QueryError(ValueError):
+    """A query is malformed; the message names the field."""
+
+
+# -- field readers -----------------------------------------------------------------------------
+
+
+def _get(obj: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in obj:
+        raise QueryError(f"{path}{key}: missing")
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise QueryError(f"{path}{key}: expected {_kind_words(kind)}, got {json.dumps(value)}")
+    return value
+
+
+def _opt(obj: Mapping[str, Any], key: str, path: str, kind: type, default: Any) -> Any:
+    if key not in obj or obj[key] is None:
+        return default
+    return _get(obj, key, path, kind)
+
+
+def _kind_words(kind: type | tuple[type, ...]) -> str:
+    names = {
+        int: "a whole number",
+        bool: "true or false",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def _count(obj: Mapping[str, Any], key: str, path: str, default: int | None = None) -> int:
+    if default is not None and key not in obj:
+        return default
+    value = _get(obj, key, path, int)
+    if value < 0:
+        raise QueryError(f"{path}{key}: must be 0 or more, got {value}")
+    return int(value)
+
+
+def _tile(value: Any, field: str, set_max: int) -> Tile:
+    try:
+        tile = Tile.from_json(value)
+    except InvalidTileError as error:
+        raise QueryError(f"{field}: {error}") from None
+    if tile.high > set_max:
+        raise QueryError(f"{field}: {tile} is not in a double-{set_max} set")
+    return tile
+
+
+def _tiles(value: Any, field: str, set_max: int) -> list[Tile]:
+    if not isinstance(value, list):
+        raise QueryError(f"{field}: expected a list of tiles, got {json.dumps(value)}")
+    tiles = [_tile(item, f"{field}[{i}]", set_max) for i, item in enumerate(value)]
+    if check_hand(tiles, set_max) & HandStatus.DUPLICATE_TILE:
+        raise QueryError(f"{field}: a tile is listed twice")
+    return tiles
+
+
+@lru_cache(maxsize=512)
+def _rules_cached(text: str) -> Rules:
+    return Rules.from_json(json.loads(text))
+
+
+def _rules(query: Mapping[str, Any], set_max: int | None = None) -> Rules:
+    if "rules" not in query:
+        raise QueryError("rules: missing")
+    data = query["rules"]
+    if not isinstance(data, dict):
+        raise QueryError('rules: expected an object such as {"preset": "standard"}')
+    if set_max is not None and "set_max" not in data:
+        data = {**data, "set_max": set_max}
+    try:
+        rules = _rules_cached(json.dumps(data, sort_keys=True))
+    except RulesError as error:
+        raise QueryError(str(error)) from None
+    if set_max is not None and rules.set_max != set_max:
+        raise QueryError(
+            f"table.set_max: the table is a double-{set_max} set but rules.set_max is "
+            f"{rules.set_max}"
+        )
+    return rules
+
+
+# -- building a position -----------------------------------------------------------------------
+
+
+def _train_id(name: Any, seats: tuple[str, ...], field: str) -> TrainId:
+    if name == "mexican":
+        return MEXICAN
+    if name == "mexican2":
+        return MEXICAN2
+    if isinstance(name, str) and name in seats:
+        return seats.index(name)
+    raise QueryError(f'{field}: {json.dumps(name)} is not a seat, "mexican" or "mexican2"')
+
+
+def build_state(
+    rules: Rules,
+    table: Mapping[str, Any],
+    hands: dict[str, list[Tile]],
+    acting: str | None,
+) -> State:
+    """The position a query describes; hands not given stay unknown."""
+    if not isinstance(table, dict):
+        raise QueryError("table: expected an object")
+    set_max = rules.set_max
+    seats_raw = _get(table, "seats", "table.", list)
+    if len(seats_raw) < 2 or not all(isinstance(s, str) and s for s in seats_raw):
+        raise QueryError("table.seats: expected a list of at least two seat names")
+    seats = tuple(seats_raw)
+    if len(set(seats)) != len(seats) or {"mexican", "mexican2"} & set(seats):
+        raise QueryError('table.seats: seat names must be distinct and not "mexican"')
+    engine = _count(table, "engine", "table.")
+    if engine > set_max:
+        raise QueryError(f"table.engine: {engine} is not a double of a double-{set_max} set")
+    boneyard = _count(table, "boneyard", "table.")
+    hand_list = [hands.get(seat) for seat in seats]
+    leader = seats.index(acting) if acting is not None else 0
+    state = State(rules, seats, engine, hand_list, boneyard_count=boneyard, leader=leader)
+    seen: dict[Tile, str] = {Tile(engine, engine): "table.engine"}
+    for seat, hand in hands.items():
+        for tile in hand:
+            if tile in seen:
+                raise QueryError(f"hand of {seat}: {tile} is also in {seen[tile]}")
+            seen[tile] = f"the hand of {seat}"
+    trains = _opt(table, "trains", "table.", dict, {})
+    for name, spec in trains.items():
+        field = f"table.trains.{name}"
+        train = _train_id(name, seats, field)
+        if train == MEXICAN2 and rules.mexican_trains == 1:
+            raise QueryError(f"{field}: only one Mexican Train is allowed under these rules")
+        if not isinstance(spec, dict):
+            raise QueryError(f'{field}: expected an object such as {{"end": 7}}')
+        marker = _opt(spec, "marker", field + ".", bool, False)
+        if train >= 0:
+            state.markers[train] = marker
+        if "tiles" in spec:
+            tiles = _tiles(spec["tiles"], field + ".tiles", set_max)
+            for i, tile in enumerate(tiles):
+                values = (
+                    [state.double_value[train]]
+                    if state.double_value[train] >= 0
+                    else state.ends[train] or [engine]
+                )
+                if not any(match_end(v, tile, rules.blanks_wild) >= 0 for v in values):
+                    raise QueryError(f"{field}.tiles[{i}]: {tile} does not match the train's end")
+                if tile in seen:
+                    raise QueryError(f"{field}.tiles[{i}]: {tile} is also in {seen[tile]}")
+                seen[tile] = field
+                state.place(train, [tile])
+        elif "end" in spec:
+            end = _count(spec, "end", field + ".")
+            if end > set_max:
+                raise QueryError(f"{field}.end: {end} is not on a double-{set_max} set")
+            state.start_with_end(train, end)
+        elif _opt(spec, "started", field + ".", bool, False):
+            raise QueryError(f'{field}: a started train needs "tiles" or "end"')
+    open_raw = _opt(table, "open_doubles", "table.", list, [])
+    wanted = [_train_id(n, seats, f"table.open_doubles[{i}]") for i, n in enumerate(open_raw)]
+    if len(set(wanted)) != len(wanted):
+        raise QueryError("table.open_doubles: a train is listed twice")
+    for train in list(state.open_doubles):
+        if train not in wanted:
+            state.clear_open_double(train)
+    for i, train in enumerate(wanted):
+        if not state.started[train]:
+            raise QueryError(f"table.open_doubles[{i}]: {open_raw[i]}'s train is not started")
+        tiles = state.train_tiles[train]
+        if tiles and not tiles[-1].is_double:
+            raise QueryError(f"table.open_doubles[{i}]: {open_raw[i]}'s last tile is not a double")
+        state.set_open_double(train)
+    if "first_turns_left" in table:
+        left_raw = _get(table, "first_turns_left", "table.", list)
+        left = {seats[_train_id(n, seats, "table.first_turns_left")] for n in left_raw}
+        state.first_turn_left = [seat in left for seat in seats]
+    else:
+        # Without the list, a seat with an unstarted, unmarked train has not had a turn yet.
+        state.first_turn_left = [
+            not state.started[i] and not state.markers[i] for i in range(len(seats))
+        ]
+    return state
+
+
+# -- turn ----------------------------------------------------------------------------------
+
+
+def _parse_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) -> Action:
+    if not isinstance(raw, dict):
+        raise QueryError(f'{field}: expected an object such as {{"play": [12, 5], "on": "A"}}')
+    if "play" in raw:
+        tile = _tile(raw["play"], field + ".play", set_max)
+        if "on" not in raw:
+            raise QueryError(f"{field}.on: missing")
+        return Play(tile, _train_id(raw["on"], seats, field + ".on"))
+    if "draw" in raw:
+        drawn = raw["draw"]
+        return Draw(None if drawn is None else _tile(drawn, field + ".draw", set_max))
+    if "end" in raw:
+        if raw["end"] is not True:
+            raise QueryError(f"{field}.end: expected true")
+        return END
+    if "remove_marker" in raw:
+        if raw["remove_marker"] is not True:
+            raise QueryError(f"{field}.remove_marker: expected true")
+        return REMOVE_MARKER
+    raise QueryError(f"{field}: expected one of play, draw, end, remove_marker")
+
+
+def _after(state: State, turn_over: bool) -> Answer:
+    trains: dict[str, Any] = {}
+    for seat in range(state.n):
+        entry: dict[str, Any]
+        if state.started[seat]:
+            entry = {"end": state.open_end(seat), "marker": state.markers[seat]}
+            if len(state.ends[seat]) + (state.double_value[seat] >= 0) > 1:
+                entry["ends"] = _ends(state, seat)
+        else:
+            entry = {"started": False, "marker": state.markers[seat]}
+        trains[state.seats[seat]] = entry
+    for train in (MEXICAN, MEXICAN2):
+        if state.started[train]:
+            trains[state.train_name(train)] = {"end": state.open_end(train)}
+    return {
+        "trains": trains,
+        "open_doubles": [state.train_name(t) for t in state.open_doubles],
+        "boneyard": state.boneyard_count,
+        "turn_over": turn_over or state.turn_over or state.outcome is not None,
+        "round_over": state.outcome is not None,
+    }
+
+
+def _ends(state: State, train: TrainId) -> list[int]:
+    ends = list(state.ends[train])
+    if state.double_value[train] >= 0:
+        ends.append(state.double_value[train])
+    return ends
+
+
+def _judge_turn(rules: Rules, query: Mapping[str, Any]) -> tuple[Answer, int | None, str]:
+    table = _get(query, "table", "", dict)
+    turn = _get(query, "turn", "", dict)
+    seats_raw = table.get("seats")
+    seat_name = _get(turn, "seat", "turn.", str)
+    if not isinstance(seats_raw, list) or seat_name not in seats_raw:
+        raise QueryError(f"turn.seat: {json.dumps(seat_name)} is not one of table.seats")
+    hand = _tiles(_get(turn, "hand", "turn.", list), "turn.hand", rules.set_max)
+    state = build_state(rules, table, {seat_name: hand}, seat_name)
+    seats = state.seats
+    first = _opt(turn, "first_turn", "turn.", bool, False)
+    state.begin_turn(seats.index(seat_name), first_turn=first)
+    actions_raw = _get(query, "actions", "", list)
+    played_raw = _opt(turn, "played", "turn.", list, [])
+    played = [
+        _parse_action(a, f"turn.played[{i}]", seats, rules.set_max)
+        for i, a in enumerate(played_raw)
+    ]
+    actions = [
+        _parse_action(a, f"actions[{i}]", seats, rules.set_max) for i, a in enumerate(actions_raw)
+    ]
+    seat = state.turn
+    ended = False
+    for index, action in enumerate(played + actions):
+        step = index - len(played)
+        refused: tuple[str, str] | None = None
+        noop = False
+        if ended or state.outcome is not None:
+            if type(action) is End:
+                noop = True
+            else:
+                refused = (
+                    "round_over" if state.outcome is not None else "turn_over",
+                    "The round is over."
+                    if state.outcome is not None
+                    else f"{seats[seat]}'s turn is over.",
+                )
+        elif type(action) is RemoveMarker and not state.markers[seat] and state.played_own:
+            noop = True  # playing on one's own train already took the marker down
+        else:
+            if type(action) is Play and state.drawn_unknown:
+                _resolve_unknown_draw(state, action.tile)
+            refused = refusal(state, action)
+        if refused is not None:
+            if step < 0:
+                raise QueryError(f"turn.played[{index}]: not a legal action: {refused[1]}")
+            answer = {
+                "legal": False,
+                "step": step,
+                "rule": refused[0],
+                "reason": refused[1],
+                "after": _after(state, ended),
+            }
+            return answer, step, refused[0]
+        if noop:
+            continue
+        state.apply(action)
+        if type(action) is End:
+            ended = True
+    last = "The turn is legal."
+    return (
+        {"legal": True, "step": None, "rule": None, "reason": last, "after": _after(state, ended)},
+        None,
+        "",
+    )
+
+
+def _resolve_unknown_draw(state: State, tile: Tile) -> None:
+    hand = state.hands[state.turn]
+    if hand is None or tile in hand or tile in state.on_table:
+        return
+    hand.append(tile)
+    state.drawn = tile
+    state.drawn_unknown = False
+
+
+def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) -> Answer:
+    """Judges a ``turn`` query."""
+    table = query.get("table")
+    set_max = table.get("set_max") if isinstance(table, dict) else None
+    if set_max is not None and (type(set_max) is not int):
+        raise QueryError("table.set_max: expected a whole number")
+    rules = _rules(query, set_max)
+    answer, step, rule = _judge_turn(rules, query)
+    if step is not None and explain_alternatives:
+        answer["allowed_under"] = allowed_under(rules, query, step, rule)
+    return answer
+
+
+def allowed_under(rules: Rules, query: Mapping[str, Any], step: int, rule: str) -> list[Any]:
+    """Other values of the deciding ``rule`` under which the refused step would be legal."""
+    choices = CHOICES.get(rule)
+    if not choices:
+        return []
+    current = getattr(rules, rule)
+    values = []
+    for value in choices:
+        if value == current and type(value) is type(current):
+            continue
+        try:
+            other = rules.replace(**{rule: value})
+            _, other_step, _ = _judge_turn(other, query)
+        except (QueryError, RulesError):
+            continue
+        if other_step is None or other_step > step:
+            values.append(value)
+    return values
+
+
+# -- other query kinds -----------------------------------------------------------------------
+
+
+def answer_round_status(query: Mapping[str, Any]) -> Answer:
+    """Judges a ``round_status`` query."""
+    table = _get(query, "table", "", dict)
+    set_max = table.get("set_max")
+    rules = _rules(query, set_max if type(set_max) is int else None)
+    hands_raw = _get(query, "hands", "", dict)
+    seats = table.get("seats") if isinstance(table.get("seats"), list) else []
+    hands: dict[str, list[Tile]] = {}
+    for seat in seats:
+        if seat not in hands_raw:
+            raise QueryError(f"hands.{seat}: missing")
+        hands[seat] = _tiles(hands_raw[seat], f"hands.{seat}", rules.set_max)
+    for name in hands_raw:
+        if name not in seats:
+            raise QueryError(f"hands.{name}: not one of table.seats")
+    next_seat = _opt(query, "next_seat", "", str, seats[0] if seats else None)
+    if next_seat not in seats:
+        raise QueryError(f"next_seat: {json.dumps(next_seat)} is not one of table.seats")
+    state = build_state(rules, table, hands, next_seat)
+    passes = _count(query, "passes_in_a_row", "", 0)
+    state.passes_in_a_row = passes
+    state.begin_turn(
+        state.seats.index(next_seat), first_turn=state.first_turn_left[state.seats.index(next_seat)]
+    )
+    out = [seat for seat in state.seats if not hands[seat]]
+    if out:
+        who = " and ".join(out)
+        if rules.go_out_on_double == "must_be_covered" and state.open_doubles:
+            return {
+                "over": False,
+                "rule": "go_out_on_double",
+                "reason": f"{who} is out of tiles, but a double is still open and must be covered "
+                "before the round ends.",
+            }
+        waiting = [
+            s for i, s in enumerate(state.seats) if state.first_turn_left[i] and s not in out
+        ]
+        if (
+            waiting
+            and "first_turns_left" in table
+            and rules.first_turn_out == ("others_finish_first_turn")
+        ):
+            return {
+                "over": False,
+                "rule": "first_turn_out",
+                "reason": f"{who} went out on the first turn; {', '.join(waiting)} still take "
+                "their first turn.",
+            }
+        return {"over": True, "rule": "went_out", "reason": f"{who} has played their last tile."}
+    n = state.n
+    if rules.blocked_definition == "full_lap_of_passes":
+        if passes >= n:
+            return {
+                "over": True,
+                "rule": "blocked_definition",
+                "reason": f"All {n} players have passed in a row: the round is blocked.",
+            }
+        return {
+            "over": False,
+            "rule": "blocked_definition",
+            "reason": f"{passes} passes in a row; the round ends after a full lap of {n}.",
+        }
+    if state.boneyard_count > 0:
+        return {
+            "over": False,
+            "rule": "blocked_definition",
+            "reason": "The boneyard still has tiles to draw.",
+        }
+    if nobody_can_play(state):
+        return {
+            "over": True,
+            "rule": "blocked_definition",
+            "reason": "The boneyard is empty and no one can play anywhere: the round is blocked.",
+        }
+    for seat in range(n):
+        plays = plays_for(state, seat, True)
+        if plays:
+            play = plays[0]
+            return {
+                "over": False,
+                "rule": "blocked_definition",
+                "reason": f"{state.seats[seat]} can still play {play.tile} on "
+                f"{train_words(state, play.train)}.",
+            }
+    return {
+        "over": False,
+        "rule": "blocked_definition",
+        "reason": "A player can still play once the passing players' markers go up.",
+    }
+
+
+def answer_score(query: Mapping[str, Any]) -> Answer:
+    """Scores a hand (``score`` query)."""
+    rules = _rules(query)
+    hand = _tiles(_get(query, "hand", "", list), "hand", rules.set_max)
+    went_out = _opt(query, "went_out", "", bool, False)
+    markers_up = _count(query, "markers_up", "", 0)
+    round_end = _opt(query, "round_end", "", str, None)
+    if round_end is not None and round_end not in ROUND_ENDS:
+        raise QueryError(
+            f"round_end: {json.dumps(round_end)} is not one of {', '.join(ROUND_ENDS)}"
+        )
+    lowest = _opt(query, "lowest", "", bool, False)
+    score = score_hand(
+        hand, rules, went_out=went_out, markers_up=markers_up, round_end=round_end, lowest=lowest
+    )
+    return {"points": score.points, "reason": score.reason}
+
+
+def answer_setup(query: Mapping[str, Any]) -> Answer:
+    """Deal and schedule (``setup`` query)."""
+    rules = _rules(query)
+    players = _get(query, "players", "", int)
+    try:
+        dealt = deal(rules, players)
+        engines = schedule(rules)
+    except RulesError as error:
+        raise QueryError(str(error)) from None
+    return {
+        "hand_size": dealt.hand_size,
+        "set_tiles": dealt.set_tiles,
+        "boneyard": dealt.boneyard,
+        "rounds": len(engines),
+        "engines": list(engines),
+        "leaders": list(leaders(rules, players)),
+    }
+
+
+def answer_last_tile_call(query: Mapping[str, Any]) -> Answer:
+    """The penalty for a missed last-tile call (``last_tile_call`` query)."""
+    rules = _rules(query)
+    boneyard = _count(query, "boneyard", "")
+    in_time = _opt(query, "announced_in_time", "", bool, False)
+    rule = rules.last_tile_call
+    if in_time:
+        return {"draw": 0, "skip_turn": False, "reason": "The call was made in time: no penalty."}
+    wanted, skip = {
+        "none": (0, False),
+        "draw1": (1, False),
+        "draw2": (2, False),
+        "draw2_and_skip": (2, True),
+    }[rule]
+    draw = min(wanted, boneyard)
+    if rule == "none":
+        reason = "Calling the last tile is a courtesy here: no penalty."
+    else:
+        short = f" (only {boneyard} left in the boneyard)" if draw < wanted else ""
+        reason = f"Missed call: draw {draw}{short}" + (" and lose the next turn." if skip else ".")
+    return {"draw": draw, "skip_turn": skip, "reason": reason}
+
+
+KINDS = {
+    "turn": answer_turn,
+    "round_status": answer_round_status,
+    "score": answer_score,
+    "setup": answer_setup,
+    "last_tile_call": answer_last_tile_call,
+}
+
+
+def answer(query: Any) -> tuple[Answer, bool]:
+    """Answers one query; returns ``(answer, ok)``. Never raises."""
+    try:
+        if not isinstance(query, dict):
+            raise QueryError('query: expected an object with a "kind"')
+        kind = query.get("kind")
+        handler = KINDS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise QueryError(f"kind: {json.dumps(kind)} is not one of {', '.join(KINDS)}")
+        return handler(query), True
+    except (QueryError, RulesError, InvalidTileError) as error:
+        return {"error": str(error)}, False
+    except RecursionError:
+        return {"error": "query: nested too deeply"}, False
+    except Exception as error:  # noqa: BLE001 - the contract forbids tracebacks
+        return {"error": f"could not judge this query ({type(error).__name__}: {error})"}, False
+
+
+def answer_all(data: Any) -> tuple[Any, bool]:
+    """Answers a query or a list of queries; ``ok`` is False if any was malformed."""
+    if isinstance(data, list):
+        results = [answer(item) for item in data]
+        return [r for r, _ in results], all(ok for _, ok in results)
+    return answer(data)

@@ -1,0 +1,624 @@
+"""The table during a round: trains, markers, open doubles, hands, boneyard and whose turn.
+
+Like python-chess's ``Board``: :meth:`State.apply` is fast and unchecked, :meth:`State.push`
+also records an undo step for :meth:`State.pop`, and :meth:`State.push_checked` refuses an
+illegal action with an :exc:`IllegalActionError` saying which rule decided and why.
+``state.legal_actions`` is a live view supporting ``in``, iteration and ``count()``.
+
+Where a referee query describes only part of the table, other players' hands are ``None``
+and the boneyard is only a count.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from companion.rules import legality
+from companion.rules.actions import (
+    END,
+    MEXICAN,
+    MEXICAN2,
+    Action,
+    Draw,
+    End,
+    EndReason,
+    IllegalActionError,
+    Outcome,
+    Play,
+    RemoveMarker,
+    RoundOverError,
+    TrainId,
+)
+from companion.rules.rules import Rules
+from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
+from companion.rules.setup import hand_size
+from companion.rules.tiles import Tile, full_set
+
+
+def match_end(end: int, tile: Tile, wild: bool) -> int:
+    """The new open end after laying ``tile`` against ``end``, or -1 if it does not fit.
+
+    With wild blanks a tile's blank half fits any end; a blank end takes any tile, leaving
+    the tile's lower half open.
+    """
+    if tile.high == end:
+        return tile.low
+    if tile.low == end:
+        return tile.high
+    if wild:
+        if tile.low == 0:
+            return tile.high
+        if end == 0:
+            return tile.low
+    return -1
+
+
+class State:
+    """One round in progress. Seats are indices into ``seats``; trains are :data:`TrainId`."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: Sequence[str],
+        engine: int,
+        hands: Sequence[Sequence[Tile] | None],
+        *,
+        boneyard: Sequence[Tile] | None = None,
+        boneyard_count: int | None = None,
+        leader: int = 0,
+    ) -> None:
+        self.rules = rules
+        self.seats = tuple(seats)
+        self.n = len(self.seats)
+        self.engine = engine
+        self.set_max = rules.set_max
+        self.wild = rules.blanks_wild
+        self.branches = int(rules.double_branches)
+        slots = self.n + 2
+        self.hands: list[list[Tile] | None] = [list(h) if h is not None else None for h in hands]
+        self.boneyard: list[Tile] | None = list(boneyard) if boneyard is not None else None
+        self.boneyard_count = (
+            len(self.boneyard) if self.boneyard is not None else int(boneyard_count or 0)
+        )
+        self.train_tiles: list[list[Tile]] = [[] for _ in range(slots)]
+        self.ends: list[list[int]] = [[] for _ in range(slots)]
+        self.started = [False] * slots
+        self.markers = [False] * slots
+        self.double_value = [-1] * slots
+        self.covers_left = [0] * slots
+        self.open_doubles: list[TrainId] = []
+        self.on_table: set[Tile] = {Tile(engine, engine)}
+        self.table_count = [0] * (self.set_max + 1)
+        self.table_count[engine] = 1
+        self.first_turn_left = [True] * self.n
+        self.going_out_double = [-99] * self.n
+        self.out_seats: list[int] = []
+        self.passes_in_a_row = 0
+        self.outcome: Outcome | None = None
+        self.turn = leader
+        self._stack: list[tuple[object, ...]] = []
+        self._new_turn()
+
+    # -- turn bookkeeping ---------------------------------------------------------------------
+
+    def _new_turn(self) -> None:
+        self.is_first_turn = self.first_turn_left[self.turn]
+        self.played = 0
+        self.played_own = False
+        self.doubles_played = 0
+        self.turn_doubles: list[TrainId] = []
+        self.owes_followup = False
+        self.followup_optional = False
+        self.followup_train: TrainId | None = None
+        self.first_train: TrainId | None = None
+        self.draws_since_play = 0
+        self.drawn: Tile | None = None
+        self.drawn_unknown = False
+        self.drawn_playable = False
+        self.turn_over = False
+        self.turn_over_rule = ""
+        self.failed_marker = False
+        self.last_lay_satisfied = False
+
+    @property
+    def trains(self) -> tuple[TrainId, ...]:
+        """Every train that may exist under the rules."""
+        mexicans = (MEXICAN,) if self.rules.mexican_trains == 1 else (MEXICAN, MEXICAN2)
+        return tuple(range(self.n)) + mexicans
+
+    def train_name(self, train: TrainId) -> str:
+        """The contract's name: the owner's seat, ``"mexican"`` or ``"mexican2"``."""
+        if train == MEXICAN:
+            return "mexican"
+        if train == MEXICAN2:
+            return "mexican2"
+        return self.seats[train]
+
+    def train_id(self, name: str) -> TrainId:
+        """The train named ``name`` (a seat, ``"mexican"`` or ``"mexican2"``).
+
+        :raises: :exc:`KeyError` for any other name.
+        """
+        if name == "mexican":
+            return MEXICAN
+        if name == "mexican2":
+            return MEXICAN2
+        return self.seats.index(name) if name in self.seats else _raise_key(name)
+
+    def open_end(self, train: TrainId) -> int | None:
+        """The value a tile must match on ``train`` (newest branch); ``None`` if unstarted."""
+        if self.double_value[train] >= 0:
+            return self.double_value[train]
+        ends = self.ends[train]
+        return ends[-1] if ends else None
+
+    def is_dead_double(self, train: TrainId) -> bool:
+        """Whether the open double on ``train`` can never be covered from tiles off the table."""
+        value = self.double_value[train]
+        if value < 0:
+            return False
+        off = self.set_max + 1 - self.table_count[value]
+        if self.wild and value != 0:
+            off += sum(
+                1 for x in range(self.set_max + 1) if x != value and Tile(x, 0) not in self.on_table
+            )
+            if Tile(value, 0) not in self.on_table:
+                off -= 1
+        return off < self.covers_left[train]
+
+    # -- legality ---------------------------------------------------------------------------
+
+    @property
+    def legal_actions(self) -> LegalActions:
+        """A live view of the legal actions for the player whose turn it is."""
+        return LegalActions(self)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        return legality.refusal(self, action) is None
+
+    def check(self, action: Action) -> None:
+        """Raises :exc:`IllegalActionError` if ``action`` is not legal now."""
+        refused = legality.refusal(self, action)
+        if refused is not None:
+            rule, reason = refused
+            error = RoundOverError if rule == "round_over" else IllegalActionError
+            raise error(rule, reason, action)
+
+    # -- applying actions -------------------------------------------------------------------
+
+    def push_checked(self, action: Action) -> None:
+        """Checks ``action`` and applies it, recording an undo step.
+
+        :raises: :exc:`IllegalActionError` (with ``rule`` and ``reason``) if it is illegal.
+        """
+        self.check(action)
+        self.push(action)
+
+    def push(self, action: Action) -> None:
+        """Applies ``action`` without checking it, recording an undo step for :meth:`pop`."""
+        self._stack.append(self._snapshot())
+        self._apply(action)
+
+    def pop(self) -> None:
+        """Undoes the last :meth:`push`."""
+        self._restore(self._stack.pop())
+
+    def apply(self, action: Action) -> None:
+        """Applies ``action`` without checking it and without an undo record (fastest)."""
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        if type(action) is Play:
+            self._apply_play(action.tile, action.train)
+        elif type(action) is Draw:
+            self._apply_draw(action.tile)
+        elif type(action) is End:
+            self._apply_end()
+        else:
+            self.markers[self.turn] = False
+
+    def _lay(self, tile: Tile, train: TrainId) -> int:
+        """Puts ``tile`` on ``train``; returns the new open end."""
+        wild = self.wild
+        pending = self.double_value[train]
+        ends = self.ends[train]
+        if pending >= 0:
+            new_end = match_end(pending, tile, wild)
+            self.covers_left[train] -= 1
+            if self.covers_left[train] == 0:
+                self.double_value[train] = -1
+                self.open_doubles.remove(train)
+            ends.append(new_end)
+        elif not self.started[train]:
+            new_end = match_end(self.engine, tile, wild)
+            self.started[train] = True
+            ends.append(new_end)
+        else:
+            index = -1
+            for i in range(len(ends) - 1, -1, -1):
+                end = ends[i]
+                if end == tile.high or end == tile.low:
+                    index = i
+                    break
+            if index < 0:
+                for i in range(len(ends) - 1, -1, -1):
+                    if match_end(ends[i], tile, wild) >= 0:
+                        index = i
+                        break
+            new_end = match_end(ends[index], tile, wild)
+            ends[index] = new_end
+        self.last_lay_satisfied = pending >= 0 and self.double_value[train] < 0
+        if tile.is_double and self.double_value[train] < 0:
+            ends.pop()
+            self.double_value[train] = new_end
+            self.covers_left[train] = self.branches
+            self.open_doubles.append(train)
+        self.train_tiles[train].append(tile)
+        self.on_table.add(tile)
+        self.table_count[tile.high] += 1
+        if not tile.is_double:
+            self.table_count[tile.low] += 1
+        return new_end
+
+    def _apply_play(self, tile: Tile, train: TrainId) -> None:
+        seat = self.turn
+        rules = self.rules
+        hand = self.hands[seat]
+        if hand is not None:
+            hand.remove(tile)
+        if self.drawn is tile:
+            self.drawn = None
+        after_draw = self.draws_since_play > 0
+        self._lay(tile, train)
+        now_open = self.double_value[train] >= 0
+        self.played += 1
+        self.draws_since_play = 0
+        self.drawn_playable = False
+        self.owes_followup = False
+        self.followup_optional = False
+        self.followup_train = None
+        if self.is_first_turn and self.first_train is None:
+            self.first_train = train
+        if train == seat:
+            self.played_own = True
+            if not now_open:
+                self.markers[seat] = False
+        double = tile.is_double and now_open
+        if double:
+            self.doubles_played += 1
+            self.turn_doubles.append(train)
+
+        # Someone's going-out double covered while they still have nothing in hand.
+        if self.last_lay_satisfied and rules.go_out_on_double == "must_be_covered":
+            for other in range(self.n):
+                if self.going_out_double[other] == train:
+                    self.going_out_double[other] = -99
+                    other_hand = self.hands[other]
+                    if other_hand is not None and not other_hand:
+                        self._finish(EndReason.WENT_OUT, (other,), "go_out_on_double")
+                        return
+
+        if hand is not None and not hand:
+            if double and rules.go_out_on_double == "must_be_covered":
+                self.going_out_double[seat] = train
+            else:
+                reason = EndReason.WENT_OUT_ON_DOUBLE if double else EndReason.WENT_OUT
+                self._went_out(seat, reason)
+                return
+
+        multi_first = self.is_first_turn and rules.first_turn == "multi_own_train"
+        if double:
+            if self.is_first_turn and rules.first_turn_may_end_on_double:
+                self.followup_optional = True
+                self.followup_train = train
+                if rules.double_followup == "none" and not multi_first:
+                    self._close("double_followup")
+            elif multi_first:
+                self.owes_followup = True
+                self.followup_train = train
+            elif rules.double_followup == "none":
+                self._close("double_followup")
+            else:
+                self.owes_followup = True
+                self.followup_train = train
+        elif multi_first and not after_draw:
+            pass
+        else:
+            self._close("first_turn" if self.is_first_turn else "one_tile_per_turn")
+
+    def _close(self, rule: str) -> None:
+        self.turn_over = True
+        self.turn_over_rule = rule
+
+    def _went_out(self, seat: int, reason: EndReason) -> None:
+        self.out_seats.append(seat)
+        self._close("went_out")
+        if (
+            self.is_first_turn
+            and self.rules.first_turn_out == "others_finish_first_turn"
+            and any(left for s, left in enumerate(self.first_turn_left) if s != seat)
+        ):
+            return
+        self._finish(reason, tuple(self.out_seats), "core")
+
+    def _finish(self, reason: EndReason, out: tuple[int, ...], rule: str) -> None:
+        self.outcome = Outcome(reason, out, rule)
+        self.turn_over = True
+        self.turn_over_rule = "round_over"
+
+    def _apply_draw(self, tile: Tile | None) -> None:
+        seat = self.turn
+        hand = self.hands[seat]
+        if tile is None and self.boneyard is not None:
+            tile = self.boneyard.pop()
+        elif tile is not None and self.boneyard is not None:
+            self.boneyard.remove(tile)
+        self.boneyard_count -= 1
+        self.draws_since_play += 1
+        if tile is None:
+            self.drawn = None
+            self.drawn_unknown = True
+            self.drawn_playable = False
+        else:
+            self.drawn = tile
+            self.drawn_unknown = False
+            if hand is not None:
+                hand.append(tile)
+            self.drawn_playable = legality.has_play(self)
+        if self.going_out_double[seat] != -99:
+            self.going_out_double[seat] = -99
+
+    def _apply_end(self) -> None:
+        seat = self.turn
+        if not self.turn_over:
+            if self.played == 0 or self.owes_followup:
+                self.markers[seat] = True
+                self.failed_marker = True
+        self.passes_in_a_row = self.passes_in_a_row + 1 if self.played == 0 else 0
+        self.first_turn_left[seat] = False
+        if self.outcome is not None:
+            return
+        if self.out_seats and not any(self.first_turn_left):
+            self._finish(EndReason.WENT_OUT, tuple(self.out_seats), "first_turn_out")
+            return
+        if self.out_seats and not self.first_turn_left[(seat + 1) % self.n]:
+            # Only seats still owed a first turn play on after someone went out.
+            self._finish(EndReason.WENT_OUT, tuple(self.out_seats), "first_turn_out")
+            return
+        if self._blocked():
+            return
+        self.turn = (seat + 1) % self.n
+        self._new_turn()
+
+    def _blocked(self) -> bool:
+        rules = self.rules
+        if rules.blocked_definition == "full_lap_of_passes":
+            if self.passes_in_a_row >= self.n:
+                self._finish(EndReason.BLOCKED, (), "blocked_definition")
+                return True
+            return False
+        if self.boneyard_count > 0 or any(h is None for h in self.hands):
+            return False
+        if legality.nobody_can_play(self):
+            self._finish(EndReason.BLOCKED, (), "blocked_definition")
+            return True
+        return False
+
+    # -- undo -------------------------------------------------------------------------------
+
+    def _snapshot(self) -> tuple[object, ...]:
+        return (
+            [list(h) if h is not None else None for h in self.hands],
+            list(self.boneyard) if self.boneyard is not None else None,
+            self.boneyard_count,
+            [list(t) for t in self.train_tiles],
+            [list(e) for e in self.ends],
+            list(self.started),
+            list(self.markers),
+            list(self.double_value),
+            list(self.covers_left),
+            list(self.open_doubles),
+            set(self.on_table),
+            list(self.table_count),
+            list(self.first_turn_left),
+            list(self.going_out_double),
+            list(self.out_seats),
+            self.passes_in_a_row,
+            self.outcome,
+            self.turn,
+            self.is_first_turn,
+            self.played,
+            self.played_own,
+            self.doubles_played,
+            list(self.turn_doubles),
+            self.owes_followup,
+            self.followup_optional,
+            self.followup_train,
+            self.first_train,
+            self.draws_since_play,
+            self.drawn,
+            self.drawn_unknown,
+            self.drawn_playable,
+            self.turn_over,
+            self.turn_over_rule,
+            self.failed_marker,
+        )
+
+    def _restore(self, snap: tuple[object, ...]) -> None:
+        (
+            self.hands,
+            self.boneyard,
+            self.boneyard_count,
+            self.train_tiles,
+            self.ends,
+            self.started,
+            self.markers,
+            self.double_value,
+            self.covers_left,
+            self.open_doubles,
+            self.on_table,
+            self.table_count,
+            self.first_turn_left,
+            self.going_out_double,
+            self.out_seats,
+            self.passes_in_a_row,
+            self.outcome,
+            self.turn,
+            self.is_first_turn,
+            self.played,
+            self.played_own,
+            self.doubles_played,
+            self.turn_doubles,
+            self.owes_followup,
+            self.followup_optional,
+            self.followup_train,
+            self.first_train,
+            self.draws_since_play,
+            self.drawn,
+            self.drawn_unknown,
+            self.drawn_playable,
+            self.turn_over,
+            self.turn_over_rule,
+            self.failed_marker,
+        ) = snap  # type: ignore[assignment]
+
+    # -- results ----------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        """Whether the round has ended."""
+        return self.outcome is not None
+
+    def scores(self) -> list[HandScore]:
+        """Each seat's score for a finished round (hands must be known)."""
+        if self.outcome is None:
+            raise ValueError("the round is not over")
+        reason = self.outcome.reason
+        round_end: RoundEnd = reason.value
+        blanks = self.rules.blank_scoring
+        raw = [
+            sum(tile_points(t, blanks) for t in self.hands[seat] or []) for seat in range(self.n)
+        ]
+        lowest = min(raw)
+        return [
+            score_hand(
+                self.hands[seat] or [],
+                self.rules,
+                went_out=seat in self.outcome.out_seats,
+                markers_up=int(self.markers[seat]),
+                round_end=round_end,
+                lowest=reason is EndReason.BLOCKED and raw[seat] == lowest,
+            )
+            for seat in range(self.n)
+        ]
+
+    def __repr__(self) -> str:
+        trains = ", ".join(
+            f"{self.train_name(t)}={self.open_end(t)}{'*' if self.markers[t] else ''}"
+            for t in self.trains
+            if self.started[t] or self.markers[t]
+        )
+        return f"<State engine={self.engine} turn={self.seats[self.turn]} {trains}>"
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: int,
+        engine: int,
+        rng: random.Random,
+        *,
+        leader: int = 0,
+        seats: Sequence[str] | None = None,
+    ) -> State:
+        """Shuffles and deals a fresh round with the engine set aside."""
+        size = hand_size(rules, players)
+        engine_tile = Tile(engine, engine)
+        tiles = [t for t in full_set(rules.set_max) if t is not engine_tile]
+        rng.shuffle(tiles)
+        hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+        boneyard = tiles[players * size :]
+        names = seats if seats is not None else [chr(ord("A") + i) for i in range(players)]
+        return cls(rules, names, engine, hands, boneyard=boneyard, leader=leader)
+
+    def place(self, train: TrainId, tiles: Sequence[Tile]) -> None:
+        """Lays ``tiles`` (from the hub outward) on ``train`` while setting up a position."""
+        for tile in tiles:
+            self._lay(tile, train)
+
+    def start_with_end(self, train: TrainId, end: int) -> None:
+        """Marks ``train`` started with open end ``end`` (tiles unknown)."""
+        self.started[train] = True
+        self.ends[train] = [end]
+
+    def set_open_double(self, train: TrainId) -> None:
+        """Declares the double at the end of ``train`` unsatisfied (newest so far)."""
+        end = self.open_end(train)
+        assert end is not None
+        if self.double_value[train] < 0:
+            if self.ends[train]:
+                self.ends[train].pop()
+            self.double_value[train] = end
+            self.covers_left[train] = self.branches
+        if train in self.open_doubles:
+            self.open_doubles.remove(train)
+        self.open_doubles.append(train)
+
+    def clear_open_double(self, train: TrainId) -> None:
+        """Declares the double at the end of ``train`` satisfied (setting up a position)."""
+        if self.double_value[train] >= 0:
+            self.ends[train].append(self.double_value[train])
+            self.double_value[train] = -1
+            self.covers_left[train] = 0
+            self.open_doubles.remove(train)
+
+    def begin_turn(self, seat: int, *, first_turn: bool) -> None:
+        """Makes it ``seat``'s turn from the start (setting up a position)."""
+        self.turn = seat
+        self.first_turn_left[seat] = first_turn
+        self._new_turn()
+
+
+class LegalActions:
+    """The legal actions of a position, generated on demand.
+
+    >>> from companion.rules import Rules
+    >>> import random
+    >>> state = State.deal(Rules.from_json({}), 4, 12, random.Random(1))
+    >>> END in state.legal_actions
+    False
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(legality.legal_actions(self.state))
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Play | Draw | End | RemoveMarker):
+            return False
+        return self.state.is_legal(action)
+
+    def __bool__(self) -> bool:
+        return bool(legality.legal_actions(self.state))
+
+    def __len__(self) -> int:
+        return len(legality.legal_actions(self.state))
+
+    def count(self) -> int:
+        """How many legal actions there are."""
+        return len(legality.legal_actions(self.state))
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(map(str, self))})>"
+
+
+def _raise_key(name: str) -> int:
+    raise KeyError(name)
+
+
+__all__ = ["END", "LegalActions", "State", "match_end"]

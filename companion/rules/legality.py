@@ -98,6 +98,17 @@ def allowed_trains(s: State, seat: int, fresh: bool) -> list[TrainId]:
     rules = s.rules
     is_first = s.first_turn_left[seat] if fresh else s.is_first_turn
     followup = None if fresh else s.followup_train
+    if not (is_first or s.open_doubles or followup is not None) and (
+        s.started[seat] or not rules.own_train_required_before_other_play
+    ):
+        # The common case: own train, the Mexican Train(s) and every marked train.
+        markers = s.markers
+        fast = [seat, *s.mexicans]
+        may_start = rules.others_may_start_unstarted_marked_train
+        for other in range(s.n):
+            if markers[other] and other != seat and (may_start or s.started[other]):
+                fast.append(other)
+        return fast
     owes = (not fresh) and (s.owes_followup or s.followup_optional)
     own_unstarted = rules.own_train_required_before_other_play and not s.started[seat]
     if is_first:
@@ -152,23 +163,87 @@ def _tile_allowed(s: State, tile: Tile, train: TrainId, fresh: bool) -> bool:
     return True
 
 
+_PLAYS: dict[int, Play] = {}
+
+
+def play_of(tile: Tile, train: TrainId) -> Play:
+    """The interned :class:`Play` of ``tile`` on ``train``."""
+    key = tile.code * 64 + train + 2
+    play = _PLAYS.get(key)
+    if play is None:
+        play = _PLAYS[key] = Play(tile, train)
+    return play
+
+
 def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
     """Every legal play for ``seat`` (now, or at the start of a turn when ``fresh``)."""
     tiles = candidate_tiles(s, seat, fresh)
     if not tiles:
         return []
-    wild = s.wild
-    plays: list[Play] = []
+    # Index the allowed trains by the values they accept, then look each tile up.
+    by_value: list[list[TrainId] | None] = [None] * (s.set_max + 1)
+    double_value = s.double_value
+    started = s.started
+    engine = s.engine
+    any_train = False
     for train in allowed_trains(s, seat, fresh):
-        values = _values(s, train)
-        for tile in tiles:
-            high = tile.high
-            low = tile.low
-            for value in values:
-                if high == value or low == value or (wild and (low == 0 or value == 0)):
-                    if _tile_allowed(s, tile, train, fresh):
-                        plays.append(Play(tile, train))
-                    break
+        pending = double_value[train]
+        if pending >= 0:
+            values: list[int] = [pending]
+        elif not started[train]:
+            values = [engine]
+        else:
+            values = s.ends[train]
+        for value in values:
+            listed = by_value[value]
+            any_train = True
+            if listed is None:
+                by_value[value] = [train]
+            elif train not in listed:
+                listed.append(train)
+    if not any_train:
+        return []
+    rules = s.rules
+    no_doubles = (
+        not fresh
+        and s.doubles_played > 0
+        and rules.doubles_per_turn == 1
+        and not (s.is_first_turn and rules.first_turn == "multi_own_train")
+    )
+    covers_left = s.covers_left
+    plays: list[Play] = []
+    cache = _PLAYS
+    wild = s.wild
+    if wild:
+        every: list[TrainId] = []
+        for listed in by_value:
+            for train in listed or ():
+                if train not in every:
+                    every.append(train)
+    for tile in tiles:
+        if wild:
+            trains = [t for t in every if any(_fits(v, tile, True) for v in _values(s, t))]
+        elif tile.is_double:
+            trains = by_value[tile.high] or []
+        else:
+            high = by_value[tile.high]
+            low = by_value[tile.low]
+            if high is None:
+                if low is None:
+                    continue
+                trains = low
+            elif low is None:
+                trains = high
+            else:
+                trains = high + [t for t in low if t not in high]
+        code = tile.code * 64 + 2
+        for train in trains:
+            if tile.is_double and (no_doubles or covers_left[train] > 1):
+                continue
+            play = cache.get(code + train)
+            if play is None:
+                play = cache[code + train] = Play(tile, train)
+            plays.append(play)
     return plays
 
 
@@ -188,24 +263,24 @@ def _needs_play(s: State) -> bool:
     return s.played == 0 or s.owes_followup
 
 
-def may_draw(s: State) -> bool:
-    """Whether drawing is legal now."""
+def may_draw(s: State, can_play: bool | None = None) -> bool:
+    """Whether drawing is legal now (``can_play``: whether a play exists, if known)."""
     if s.outcome is not None or s.turn_over or s.boneyard_count <= 0 or not _needs_play(s):
         return False
-    if s.rules.must_play_if_able and has_play(s):
+    if s.rules.must_play_if_able and (has_play(s) if can_play is None else can_play):
         return False
     if s.draws_since_play:
         return s.rules.draw_rule == "until_playable" and not s.drawn_playable
     return True
 
 
-def may_end(s: State) -> bool:
-    """Whether ending the turn is legal now."""
+def may_end(s: State, can_play: bool | None = None) -> bool:
+    """Whether ending the turn is legal now (``can_play``: whether a play exists, if known)."""
     if s.outcome is not None:
         return False
     if s.turn_over or not _needs_play(s):
         return True
-    if s.rules.must_play_if_able and has_play(s):
+    if s.rules.must_play_if_able and (has_play(s) if can_play is None else can_play):
         return False
     if s.boneyard_count > 0:
         if not s.draws_since_play:
@@ -226,16 +301,20 @@ def may_remove_marker(s: State) -> bool:
     )
 
 
+_END_ONLY: list[Action] = [END]
+
+
 def legal_actions(s: State) -> list[Action]:
     """Every legal action of the player whose turn it is."""
     if s.outcome is not None:
         return []
-    actions: list[Action] = []
-    if not s.turn_over:
-        actions.extend(legal_plays(s))
-        if may_draw(s):
-            actions.append(_DRAW)
-    if may_end(s):
+    if s.turn_over:
+        return [END, REMOVE_MARKER] if may_remove_marker(s) else list(_END_ONLY)
+    actions: list[Action] = plays_for(s, s.turn, False)  # type: ignore[assignment]
+    can_play = bool(actions)
+    if may_draw(s, can_play):
+        actions.append(_DRAW)
+    if may_end(s, can_play):
         actions.append(END)
     if may_remove_marker(s):
         actions.append(REMOVE_MARKER)

@@ -75,6 +75,9 @@ class State:
         self.set_max = rules.set_max
         self.wild = rules.blanks_wild
         self.branches = int(rules.double_branches)
+        self.mexicans: tuple[TrainId, ...] = (
+            (MEXICAN,) if rules.mexican_trains == 1 else (MEXICAN, MEXICAN2)
+        )
         slots = self.n + 2
         self.hands: list[list[Tile] | None] = [list(h) if h is not None else None for h in hands]
         self.boneyard: list[Tile] | None = list(boneyard) if boneyard is not None else None

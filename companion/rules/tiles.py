@@ -1,7 +1,7 @@
 """Domino tiles and sets.
 
-Tiles are interned: ``Tile(5, 12) is Tile(12, 5)``, so equality and hashing are cheap and the
-engine can keep plain references to them in hot loops.
+Tiles are interned: ``Tile(5, 12) is Tile(12, 5)``. Equality and hashing are therefore by
+identity (fast, and done in C), and pickling or copying a tile returns the same object.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class Tile:
     ('12-5', True)
     """
 
-    __slots__ = ("high", "low", "pips", "is_double", "_hash")
+    __slots__ = ("high", "low", "pips", "is_double", "code")
 
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
@@ -40,7 +40,8 @@ class Tile:
     """The sum of both halves."""
     is_double: bool
     """Whether both halves are equal."""
-    _hash: int
+    code: int
+    """A small unique integer for this tile (``high * 32 + low``)."""
 
     def __new__(cls, a: int, b: int) -> Tile:
         key = (a, b) if a >= b else (b, a)
@@ -60,7 +61,7 @@ class Tile:
         object.__setattr__(tile, "low", key[1])
         object.__setattr__(tile, "pips", key[0] + key[1])
         object.__setattr__(tile, "is_double", key[0] == key[1])
-        object.__setattr__(tile, "_hash", hash(key))
+        object.__setattr__(tile, "code", key[0] * 32 + key[1])
         cls._interned[key] = tile
         return tile
 
@@ -69,16 +70,6 @@ class Tile:
 
     def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
         return (Tile, (self.high, self.low))
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if isinstance(other, Tile):
-            return self.high == other.high and self.low == other.low
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __lt__(self, other: Tile) -> bool:
         return (self.high, self.low) < (other.high, other.low)

@@ -11,10 +11,11 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from playwright.sync_api import Playwright
+from playwright.sync_api import APIRequestContext, BrowserContext, Playwright
+from pytest_playwright.pytest_playwright import CreateContextCallback
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -35,6 +36,7 @@ CHROMIUM_ARGS = [
 PHONE_DEVICE = "Pixel 7"
 PHONE_VIEWPORT = {"width": 360, "height": 780}
 E2E_DIR = Path(__file__).resolve().parent
+ACTION_TIMEOUT_MS = 10_000
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -117,3 +119,62 @@ def screenshot_dir() -> Path:
     path = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp/e2e-screenshots"))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+class TableApi:
+    """Set up games through the JSON API, for tests whose subject is a later page."""
+
+    def __init__(self, request: APIRequestContext) -> None:
+        self.request = request
+
+    def create_game(
+        self, players: list[str], rules: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Start a game; returns id, edit_token, view_url and edit_url."""
+        response = self.request.post(
+            "/api/games", data={"players": players, "rules": rules or {"preset": "standard"}}
+        )
+        assert response.status == 201, response.text()
+        created: dict[str, Any] = response.json()
+        return created
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """The game as the API reports it."""
+        response = self.request.get(f"/api/games/{game_id}")
+        assert response.ok, response.text()
+        state: dict[str, Any] = response.json()
+        return state
+
+    def put_round(self, created: dict[str, Any], n: int, scores: dict[str, Any]) -> dict[str, Any]:
+        """Write round ``n`` on top of the current version."""
+        version = self.game(created["id"])["version"]
+        response = self.request.put(
+            f"/api/games/{created['id']}/rounds/{n}",
+            data={"scores": scores, "version": version},
+            headers={"Authorization": f"Bearer {created['edit_token']}"},
+        )
+        assert response.ok, response.text()
+        state: dict[str, Any] = response.json()
+        return state
+
+
+@pytest.fixture(scope="session")
+def table_api(playwright: Playwright, live_server: str) -> Iterator[TableApi]:
+    """A JSON client of the live server (no browser involved)."""
+    request = playwright.request.new_context(base_url=live_server)
+    try:
+        yield TableApi(request)
+    finally:
+        request.dispose()
+
+
+@pytest.fixture
+def new_context(new_context: CreateContextCallback) -> CreateContextCallback:
+    """Contexts whose actions give up after 10 s rather than Playwright's 30 s."""
+
+    def make(**kwargs: Any) -> BrowserContext:
+        context = new_context(**kwargs)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        return context
+
+    return cast(CreateContextCallback, make)

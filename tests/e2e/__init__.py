@@ -1,0 +1,1 @@
+"""Browser tests of the table companion (system Chromium through Playwright)."""

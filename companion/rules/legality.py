@@ -511,6 +511,12 @@ def _refuse_play(s: State, play: Play) -> Refusal | None:
                     f"{name} must cover the double just played on {_double_words(s, first)} "
                     "before playing elsewhere.",
                 )
+            if s.is_dead_double(first):
+                return (
+                    "dead_double",
+                    f"The open double on {_double_words(s, first)} can never be covered, but under "
+                    "these rules it still blocks every other play.",
+                )
             return (
                 "satisfy_scope",
                 f"An open double on {_double_words(s, first)} must be covered before anything "

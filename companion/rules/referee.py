@@ -202,7 +202,7 @@ def build_state(
         if not state.started[train]:
             raise QueryError(f"table.open_doubles[{i}]: {open_raw[i]}'s train is not started")
         tiles = state.train_tiles[train]
-        if tiles and not tiles[-1].is_double:
+        if tiles and state.double_value[train] < 0 and not tiles[-1].is_double:
             raise QueryError(f"table.open_doubles[{i}]: {open_raw[i]}'s last tile is not a double")
         state.set_open_double(train)
     if "first_turns_left" in table:
@@ -568,3 +568,56 @@ def answer_all(data: Any) -> tuple[Any, bool]:
         results = [answer(item) for item in data]
         return [r for r, _ in results], all(ok for _, ok in results)
     return answer(data)
+
+
+# -- positions as queries (for tests and benchmarks) ---------------------------------------
+
+
+def table_json(state: State) -> dict[str, Any]:
+    """The contract's ``table`` object for ``state`` (trains given tile by tile)."""
+    trains: dict[str, Any] = {}
+    for train in state.trains:
+        tiles = state.train_tiles[train]
+        if tiles:
+            entry: dict[str, Any] = {"tiles": [t.as_list() for t in tiles]}
+            if train >= 0 and state.markers[train]:
+                entry["marker"] = True
+            trains[state.train_name(train)] = entry
+        elif train >= 0:
+            trains[state.train_name(train)] = {"started": False, "marker": state.markers[train]}
+    return {
+        "set_max": state.set_max,
+        "engine": state.engine,
+        "seats": list(state.seats),
+        "trains": trains,
+        "open_doubles": [state.train_name(t) for t in state.open_doubles],
+        "boneyard": state.boneyard_count,
+        "first_turns_left": [s for i, s in enumerate(state.seats) if state.first_turn_left[i]],
+    }
+
+
+def action_json(state: State, action: Action) -> dict[str, Any]:
+    """The contract's form of one action."""
+    if type(action) is Play:
+        return {"play": action.tile.as_list(), "on": state.train_name(action.train)}
+    if type(action) is Draw:
+        return {"draw": action.tile.as_list() if action.tile is not None else None}
+    if type(action) is End:
+        return {"end": True}
+    return {"remove_marker": True}
+
+
+def turn_query(state: State, actions: list[Action]) -> dict[str, Any]:
+    """A ``turn`` query asking about ``actions`` from the start of the current turn."""
+    hand = state.hands[state.turn] or []
+    return {
+        "kind": "turn",
+        "rules": state.rules.to_json(),
+        "table": table_json(state),
+        "turn": {
+            "seat": state.seats[state.turn],
+            "first_turn": state.is_first_turn,
+            "hand": [t.as_list() for t in hand],
+        },
+        "actions": [action_json(state, a) for a in actions],
+    }

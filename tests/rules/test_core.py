@@ -49,7 +49,7 @@ class TestTile:
 
     def test_immutable_and_picklable(self) -> None:
         with pytest.raises(AttributeError):
-            Tile(1, 2).high = 3  # type: ignore[misc]
+            Tile(1, 2).high = 3
         assert pickle.loads(pickle.dumps(Tile(7, 2))) is Tile(7, 2)
 
     @pytest.mark.parametrize("text", ["12-5", "5|12", " 5 12 ", "12:5"])

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from .conftest import TableApi
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-ROUNDS = [
+ROUNDS: list[dict[str, Any]] = [
     {"Ann": {"points": 0, "went_out": True}, "Bob": {"points": 23}, "Cy": {"points": 7},
      "Dee": {"points": 41}},
     {"Ann": {"points": 12}, "Bob": {"points": 0, "went_out": True},

@@ -35,8 +35,14 @@ csrf = CSRFProtect()
 
 @event.listens_for(Engine, "connect")
 def _enable_sqlite_foreign_keys(dbapi_connection: Any, _connection_record: Any) -> None:
-    """Make SQLite enforce foreign keys (and cascades) the way PostgreSQL does."""
+    """Make SQLite enforce foreign keys (and cascades) the way PostgreSQL does.
+
+    WAL lets the phones polling the scoresheet read while a round is written, and with it
+    synchronous=NORMAL is safe against the app crashing (a power cut may lose the last write).
+    """
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, WriteOnlyMapped, mapped_column, relationship
 
 from ..extensions import db
 
@@ -46,10 +46,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         order_by="Round.n",
         passive_deletes=True,
     )
-    changes: Mapped[list[Change]] = relationship(
+    # Write-only: a round write appends one row without loading the whole history.
+    changes: WriteOnlyMapped[Change] = relationship(
         back_populates="game",
         cascade="all, delete-orphan",
-        order_by="Change.id",
         passive_deletes=True,
     )
 

@@ -584,7 +584,7 @@ def set_round(game: Game, n: int, raw_scores: Any, version: Any) -> Game:
     if (old or None) == (scores or None):
         return game
     _store_round(game, n, scores)
-    game.changes.append(Change(kind="round", round_n=n, old=old, new=scores or None))
+    game.changes.add(Change(kind="round", round_n=n, old=old, new=scores or None))
     _commit(game)
     return game
 
@@ -597,7 +597,7 @@ def clear_round(game: Game, n: int, version: Any) -> Game:
     row = _round_row(game, n)
     if row is None:
         return game
-    game.changes.append(Change(kind="round", round_n=n, old=dict(row.scores), new=None))
+    game.changes.add(Change(kind="round", round_n=n, old=dict(row.scores), new=None))
     _store_round(game, n, None)
     _commit(game)
     return game
@@ -622,7 +622,7 @@ def change_rules(game: Game, raw_rules: Any, version: Any) -> Game:
     new_json = rules.to_json()
     if new_json == game.rules:
         return game
-    game.changes.append(Change(kind="rules", old=dict(game.rules), new=new_json))
+    game.changes.add(Change(kind="rules", old=dict(game.rules), new=new_json))
     game.rules = new_json
     if isinstance(raw_rules, Mapping) and "preset" in raw_rules:
         game.preset = str(raw_rules["preset"])
@@ -633,14 +633,12 @@ def change_rules(game: Game, raw_rules: Any, version: Any) -> Game:
 def undo_last(game: Game, version: Any) -> Game:
     """Revert the most recent change not yet undone, and record the undo in the history."""
     _check_version(game, version)
-    target = next(
-        (
-            change
-            for change in reversed(game.changes)
-            if change.kind != "undo" and not change.undone
-        ),
-        None,
-    )
+    target = db.session.scalars(
+        game.changes.select()
+        .where(Change.kind != "undo", Change.undone.is_(False))
+        .order_by(Change.id.desc())
+        .limit(1)
+    ).first()
     if target is None:
         raise NothingToUndo("There is nothing to undo.")
     if target.kind == "round" and target.round_n is not None:
@@ -648,9 +646,14 @@ def undo_last(game: Game, version: Any) -> Game:
     elif target.kind == "rules":
         game.rules = target.old
     target.undone = True
-    game.changes.append(Change(kind="undo", round_n=target.round_n, old=target.new, new=target.old))
+    game.changes.add(Change(kind="undo", round_n=target.round_n, old=target.new, new=target.old))
     _commit(game)
     return game
+
+
+def history(game: Game) -> list[Change]:
+    """Return the game's changes, newest first."""
+    return list(db.session.scalars(game.changes.select().order_by(Change.id.desc())))
 
 
 def delete_game(game: Game) -> None:

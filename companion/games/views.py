@@ -202,7 +202,7 @@ def render_sheet(
         rule_fields=ruleform.rule_fields(),
         preset_title=ruleform.preset_titles().get(game.preset, game.preset),
         value_label=ruleform.value_label,
-        changes=list(reversed(game.changes)),
+        changes=service.history(game),
         short_rounds=ruleform.SHORT_GAME_ROUNDS,
     ), status
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
+from flask import Flask
 from flask_migrate import upgrade
 
 from . import create_app
 from .netinfo import lan_ip
 
+HOST = "0.0.0.0"  # every interface, so phones on the Wi-Fi can connect
 DEFAULT_PORT = 5000
 THREADS = 8  # a table of phones polling once a second is a handful of requests at a time
 
@@ -26,6 +28,18 @@ def port_from_env() -> int:
     return int(text)
 
 
+def serve_app(app: Flask, port: int) -> None:
+    """Serve ``app`` on every interface with waitress, or Werkzeug's server without it."""
+    try:
+        from waitress import serve
+    except ImportError:  # waitress is optional; Werkzeug's threaded server will do at a table
+        from werkzeug.serving import run_simple
+
+        run_simple(HOST, port, app, threaded=True)
+    else:
+        serve(app, host=HOST, port=port, threads=THREADS)
+
+
 def main() -> None:
     """Migrate, print the join address and serve until interrupted."""
     port = port_from_env()
@@ -36,14 +50,7 @@ def main() -> None:
     print(f"Mexican Train companion is running.\n  On this laptop: http://127.0.0.1:{port}/")
     print(f"  On phones on the same Wi-Fi: {address}")
     sys.stdout.flush()
-    try:
-        from waitress import serve
-    except ImportError:  # waitress is optional; Werkzeug's threaded server will do at a table
-        from werkzeug.serving import run_simple
-
-        run_simple("0.0.0.0", port, app, threaded=True)
-    else:
-        serve(app, host="0.0.0.0", port=port, threads=THREADS)
+    serve_app(app, port)
 
 
 if __name__ == "__main__":

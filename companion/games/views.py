@@ -295,7 +295,11 @@ def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
         return render_sheet(
             game, editable=True, form_round=n, form_values=shown, errors=errors, status=400
         )
-    flash(f"Round {n} saved.")
+    missing = [name for name in game.players if name not in raw_scores]
+    if missing:
+        flash(f"Round {n} saved; still to enter: {', '.join(missing)}.")
+    else:
+        flash(f"Round {n} saved.")
     return redirect(url_for("games.sheet", game_id=game.id, _anchor="standings"))
 
 

@@ -504,3 +504,37 @@ def test_unexpected_errors_are_a_friendly_500(tmp_path: Any) -> None:
     api = client.get("/api/boom")
     assert api.status_code == 500
     assert api.is_json and "a bug" not in api.get_json()["error"]
+
+
+def test_a_partly_entered_round_says_who_is_missing(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = owned_game(games)
+    response = client.post(
+        f"/games/{created['id']}/rounds/1",
+        data={"version": "1", "points-0": "4"},
+        follow_redirects=True,
+    )
+    page = response.get_data(as_text=True)
+    assert "Round 1 saved; still to enter: Bob, Cy." in page
+    assert "Save round 1" in page  # round 1 stays the next to complete
+
+
+@pytest.mark.parametrize(
+    ("path", "status"), [("rounds/14/tiles/0", 404), ("rounds/1/tiles/3", 400)]
+)
+def test_tile_picker_for_no_such_round_or_seat(
+    client: FlaskClient, games: GameActions, path: str, status: int
+) -> None:
+    created = owned_game(games)
+    assert client.get(f"/games/{created['id']}/{path}").status_code == status
+
+
+def test_engine_holder_leads_are_not_known_in_advance(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = games.create(rules={"round_leader": "engine_holder"})
+    game = games.get(created["id"])
+    assert {r["leader"] for r in game["rounds"]} == {None}
+    page = client.get(f"/games/{created['id']}/view").get_data(as_text=True)
+    assert "holder of the engine" in page

@@ -122,6 +122,14 @@
       fetch(game.dataset.api, {headers: headers, cache: "no-store"})
         .then(function (response) {
           if (response.status === 304) return null;
+          if (response.status === 404) {
+            window.clearInterval(ticker);
+            if (notice) {
+              notice.hidden = false;
+              notice.textContent = "This game has been deleted.";
+            }
+            return null;
+          }
           if (!response.ok) throw new Error(String(response.status));
           etag = response.headers.get("ETag");
           return response.json();
@@ -139,6 +147,6 @@
         .catch(function () { /* offline for a moment: try again on the next tick */ })
         .then(function () { busy = false; });
     };
-    window.setInterval(poll, 1000);
+    var ticker = window.setInterval(poll, 1000);
   }
 })();

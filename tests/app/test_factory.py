@@ -71,6 +71,9 @@ def test_migrations_build_the_schema(monkeypatch: pytest.MonkeyPatch, tmp_path: 
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
         }
     assert {"game", "round", "change", "alembic_version"} <= tables
+    # The models and the migrations agree (a model change without a migration fails here).
+    check = app.test_cli_runner().invoke(args=["db", "check"])
+    assert check.exit_code == 0, check.output
     # The migrated schema is the one the models expect: a game can be created and scored.
     client = app.test_client()
     created = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()

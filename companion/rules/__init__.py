@@ -5,10 +5,29 @@ Pure Python; it imports nothing else of the project.
 
 from __future__ import annotations
 
+from companion.rules.actions import (
+    END,
+    MEXICAN,
+    MEXICAN2,
+    REMOVE_MARKER,
+    Action,
+    Draw,
+    End,
+    EndReason,
+    IllegalActionError,
+    Outcome,
+    Play,
+    RemoveMarker,
+    RoundOverError,
+    TrainId,
+)
+from companion.rules.explain import Ruling, explain
 from companion.rules.presets import PRESETS, STANDARD
+from companion.rules.referee import QueryError, answer, answer_all
 from companion.rules.rules import CHOICES, DEAL_TABLES, KEYS, Rules, RulesError
 from companion.rules.scoring import HandScore, max_hand_points, score_hand, tile_points
 from companion.rules.setup import Deal, deal, hand_size, leaders, schedule
+from companion.rules.state import LegalActions, State
 from companion.rules.tiles import (
     HandStatus,
     InvalidTileError,
@@ -19,6 +38,27 @@ from companion.rules.tiles import (
 )
 
 __all__ = [
+    "END",
+    "MEXICAN",
+    "MEXICAN2",
+    "REMOVE_MARKER",
+    "Action",
+    "Draw",
+    "End",
+    "EndReason",
+    "IllegalActionError",
+    "LegalActions",
+    "Outcome",
+    "Play",
+    "QueryError",
+    "RemoveMarker",
+    "RoundOverError",
+    "Ruling",
+    "State",
+    "TrainId",
+    "answer",
+    "answer_all",
+    "explain",
     "CHOICES",
     "DEAL_TABLES",
     "KEYS",

@@ -220,9 +220,19 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
             for train in listed or ():
                 if train not in every:
                     every.append(train)
+    blank_trains = by_value[0] or []
     for tile in tiles:
         if wild:
-            trains = [t for t in every if any(_fits(v, tile, True) for v in _values(s, t))]
+            if tile.low == 0:
+                trains = every
+            else:
+                trains = [
+                    t
+                    for t in every
+                    if t in blank_trains
+                    or t in (by_value[tile.high] or ())
+                    or t in (by_value[tile.low] or ())
+                ]
         elif tile.is_double:
             trains = by_value[tile.high] or []
         else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from companion.rules.actions import (
@@ -23,8 +22,8 @@ from companion.rules.legality import nobody_can_play, plays_for, refusal, train_
 from companion.rules.rules import CHOICES, Rules, RulesError
 from companion.rules.scoring import ROUND_ENDS, score_hand
 from companion.rules.setup import deal, leaders, schedule
-from companion.rules.state import State, match_end
-from companion.rules.tiles import HandStatus, InvalidTileError, Tile, check_hand
+from companion.rules.state import State
+from companion.rules.tiles import _BY_PAIR, InvalidTileError, Tile
 
 Answer = dict[str, Any]
 
@@ -75,7 +74,7 @@ def _count(obj: Mapping[str, Any], key: str, path: str, default: int | None = No
 
 def _tile(value: Any, field: str, set_max: int) -> Tile:
     try:
-        tile = Tile.from_json(value)
+        tile = from_json(value)
     except InvalidTileError as error:
         raise QueryError(f"{field}: {error}") from None
     if tile.high > set_max:
@@ -83,18 +82,49 @@ def _tile(value: Any, field: str, set_max: int) -> Tile:
     return tile
 
 
+_IN_SET: dict[int, dict[tuple[int, int], Tile]] = {}
+
+
 def _tiles(value: Any, field: str, set_max: int) -> list[Tile]:
     if not isinstance(value, list):
         raise QueryError(f"{field}: expected a list of tiles, got {json.dumps(value)}")
-    tiles = [_tile(item, f"{field}[{i}]", set_max) for i, item in enumerate(value)]
-    if check_hand(tiles, set_max) & HandStatus.DUPLICATE_TILE:
+    in_set = _IN_SET.get(set_max) or _IN_SET.setdefault(
+        set_max, {k: t for k, t in _BY_PAIR.items() if t.high <= set_max}
+    )
+    tiles: list[Tile] = []
+    append = tiles.append
+    try:
+        for a, b in value:
+            if type(a) is not int or type(b) is not int:
+                raise TypeError
+            append(in_set[a, b])
+    except (TypeError, ValueError, KeyError):
+        tiles = [_tile(item, f"{field}[{i}]", set_max) for i, item in enumerate(value)]
+    if len(set(tiles)) != len(tiles):
         raise QueryError(f"{field}: a tile is listed twice")
     return tiles
 
 
-@lru_cache(maxsize=512)
-def _rules_cached(text: str) -> Rules:
-    return Rules.from_json(json.loads(text))
+from_json = Tile.from_json
+
+
+_RULES_CACHE: dict[object, Rules] = {}
+
+
+def _rules_cached(data: dict[str, Any]) -> Rules:
+    # Types are part of the key: True and 1 hash alike but are different rule values.
+    try:
+        key: object = (tuple(data.items()), tuple(map(type, data.values())))
+        rules = _RULES_CACHE.get(key)
+    except TypeError:  # a table or schedule given as a JSON object or list
+        key = json.dumps(data, sort_keys=True)
+        rules = _RULES_CACHE.get(key)
+    if rules is None:
+        rules = Rules.from_json(data)
+        if len(_RULES_CACHE) > 1024:
+            _RULES_CACHE.clear()
+        _RULES_CACHE[key] = rules
+    return rules
 
 
 def _rules(query: Mapping[str, Any], set_max: int | None = None) -> Rules:
@@ -106,7 +136,7 @@ def _rules(query: Mapping[str, Any], set_max: int | None = None) -> Rules:
     if set_max is not None and "set_max" not in data:
         data = {**data, "set_max": set_max}
     try:
-        rules = _rules_cached(json.dumps(data, sort_keys=True))
+        rules = _rules_cached(data)
     except RulesError as error:
         raise QueryError(str(error)) from None
     if set_max is not None and rules.set_max != set_max:
@@ -153,12 +183,8 @@ def build_state(
     hand_list = [hands.get(seat) for seat in seats]
     leader = seats.index(acting) if acting is not None else 0
     state = State(rules, seats, engine, hand_list, boneyard_count=boneyard, leader=leader)
-    seen: dict[Tile, str] = {Tile(engine, engine): "table.engine"}
-    for seat, hand in hands.items():
-        for tile in hand:
-            if tile in seen:
-                raise QueryError(f"hand of {seat}: {tile} is also in {seen[tile]}")
-            seen[tile] = f"the hand of {seat}"
+    placed: list[tuple[str, list[Tile]]] = [("table.engine", [Tile(engine, engine)])]
+    placed.extend((f"the hand of {seat}", hand) for seat, hand in hands.items())
     trains = _opt(table, "trains", "table.", dict, {})
     for name, spec in trains.items():
         field = f"table.trains.{name}"
@@ -172,18 +198,12 @@ def build_state(
             state.markers[train] = marker
         if "tiles" in spec:
             tiles = _tiles(spec["tiles"], field + ".tiles", set_max)
-            for i, tile in enumerate(tiles):
-                values = (
-                    [state.double_value[train]]
-                    if state.double_value[train] >= 0
-                    else state.ends[train] or [engine]
+            placed.append((field + ".tiles", tiles))
+            bad = state.place_chain(train, tiles)
+            if bad >= 0:
+                raise QueryError(
+                    f"{field}.tiles[{bad}]: {tiles[bad]} does not match the train's end"
                 )
-                if not any(match_end(v, tile, rules.blanks_wild) >= 0 for v in values):
-                    raise QueryError(f"{field}.tiles[{i}]: {tile} does not match the train's end")
-                if tile in seen:
-                    raise QueryError(f"{field}.tiles[{i}]: {tile} is also in {seen[tile]}")
-                seen[tile] = field
-                state.place(train, [tile])
         elif "end" in spec:
             end = _count(spec, "end", field + ".")
             if end > set_max:
@@ -191,6 +211,9 @@ def build_state(
             state.start_with_end(train, end)
         elif _opt(spec, "started", field + ".", bool, False):
             raise QueryError(f'{field}: a started train needs "tiles" or "end"')
+    every = [tile for _, tiles in placed for tile in tiles]
+    if len(set(every)) != len(every):
+        _report_duplicate(placed)
     open_raw = _opt(table, "open_doubles", "table.", list, [])
     wanted = [_train_id(n, seats, f"table.open_doubles[{i}]") for i, n in enumerate(open_raw)]
     if len(set(wanted)) != len(wanted):
@@ -215,6 +238,15 @@ def build_state(
             not state.started[i] and not state.markers[i] for i in range(len(seats))
         ]
     return state
+
+
+def _report_duplicate(placed: list[tuple[str, list[Tile]]]) -> None:
+    seen: dict[Tile, str] = {}
+    for where, tiles in placed:
+        for tile in tiles:
+            if tile in seen:
+                raise QueryError(f"{where}: {tile} is also in {seen[tile]}")
+            seen[tile] = where
 
 
 # -- turn ----------------------------------------------------------------------------------
@@ -273,6 +305,13 @@ def _ends(state: State, train: TrainId) -> list[int]:
 
 
 def _judge_turn(rules: Rules, query: Mapping[str, Any]) -> tuple[Answer, int | None, str]:
+    state, played, actions = _prepare_turn(rules, query)
+    return _run_turn(state, played, actions)
+
+
+def _prepare_turn(
+    rules: Rules, query: Mapping[str, Any]
+) -> tuple[State, list[Action], list[Action]]:
     table = _get(query, "table", "", dict)
     turn = _get(query, "turn", "", dict)
     seats_raw = table.get("seats")
@@ -293,6 +332,13 @@ def _judge_turn(rules: Rules, query: Mapping[str, Any]) -> tuple[Answer, int | N
     actions = [
         _parse_action(a, f"actions[{i}]", seats, rules.set_max) for i, a in enumerate(actions_raw)
     ]
+    return state, played, actions
+
+
+def _run_turn(
+    state: State, played: list[Action], actions: list[Action]
+) -> tuple[Answer, int | None, str]:
+    seats = state.seats
     seat = state.turn
     ended = False
     for index, action in enumerate(played + actions):
@@ -361,6 +407,10 @@ def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) 
     return answer
 
 
+# Keys that change how the table itself is read, so the position is rebuilt for them.
+_STRUCTURAL = frozenset({"blanks_wild", "double_branches", "mexican_trains", "set_max"})
+
+
 def allowed_under(rules: Rules, query: Mapping[str, Any], step: int, rule: str) -> list[Any]:
     """Other values of the deciding ``rule`` under which the refused step would be legal."""
     choices = CHOICES.get(rule)
@@ -368,12 +418,19 @@ def allowed_under(rules: Rules, query: Mapping[str, Any], step: int, rule: str) 
         return []
     current = getattr(rules, rule)
     values = []
+    base: tuple[State, list[Action], list[Action]] | None = None
     for value in choices:
         if value == current and type(value) is type(current):
             continue
         try:
             other = rules.replace(**{rule: value})
-            _, other_step, _ = _judge_turn(other, query)
+            if rule in _STRUCTURAL:
+                state, played, actions = _prepare_turn(other, query)
+            else:
+                if base is None:
+                    base = _prepare_turn(rules, query)
+                state, played, actions = base[0].with_rules(other), base[1], base[2]
+            _, other_step, _ = _run_turn(state, played, actions)
         except (QueryError, RulesError):
             continue
         if other_step is None or other_step > step:

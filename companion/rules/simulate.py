@@ -193,19 +193,22 @@ def _check_after(
     state: State, action: Action, everything: frozenset[Tile], before: list[bool]
 ) -> None:
     hands = state.hands
-    assert state.boneyard is not None
-    placed: list[Tile] = [Tile(state.engine, state.engine)]
-    for tiles in state.train_tiles:
-        placed.extend(tiles)
-    pool = placed + state.boneyard
+    boneyard = state.boneyard
+    assert boneyard is not None
+    engine_tile = Tile(state.engine, state.engine)
+    total = 1 + len(boneyard) + sum(map(len, state.train_tiles))
+    on_table = set().union(*state.train_tiles)
+    on_table.add(engine_tile)
+    pool = on_table.union(boneyard)
     for hand in hands:
         assert hand is not None
-        pool.extend(hand)
-    if len(pool) != len(everything) or set(pool) != everything:
-        _fail(f"tiles not conserved: {len(pool)} of {len(everything)}")
-    if len(state.boneyard) != state.boneyard_count:
+        total += len(hand)
+        pool.update(hand)
+    if total != len(everything) or pool != everything:
+        _fail(f"tiles not conserved: {total} tiles, {len(pool)} distinct, of {len(everything)}")
+    if len(boneyard) != state.boneyard_count:
         _fail("boneyard count disagrees with the boneyard")
-    if set(placed) != state.on_table:
+    if on_table != state.on_table:
         _fail("on-table set disagrees with the trains")
     if state.rules.mexican_trains == 1 and (state.started[MEXICAN2] or state.train_tiles[MEXICAN2]):
         _fail("a second Mexican Train was started")

@@ -487,6 +487,22 @@ class State:
             self.failed_marker,
         ) = snap  # type: ignore[assignment]
 
+    def copy(self) -> State:
+        """An independent copy of this position (without its undo history)."""
+        return self.with_rules(self.rules)
+
+    def with_rules(self, rules: Rules) -> State:
+        """A copy of this position judged under other ``rules`` (same set and seats)."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other._restore(self._snapshot())
+        other._stack = []
+        other.rules = rules
+        other.wild = rules.blanks_wild
+        other.branches = int(rules.double_branches)
+        other.mexicans = (MEXICAN,) if rules.mexican_trains == 1 else (MEXICAN, MEXICAN2)
+        return other
+
     # -- results ----------------------------------------------------------------------------
 
     def is_over(self) -> bool:
@@ -551,6 +567,51 @@ class State:
         """Lays ``tiles`` (from the hub outward) on ``train`` while setting up a position."""
         for tile in tiles:
             self._lay(tile, train)
+
+    def place_chain(self, train: TrainId, tiles: Sequence[Tile]) -> int:
+        """Lays a whole chain on an empty ``train`` while setting up a position.
+
+        Returns the index of the first tile that does not fit (nothing is laid then), or -1.
+        """
+        if self.branches != 1 or self.started[train]:
+            for index, tile in enumerate(tiles):
+                if self.double_value[train] >= 0:
+                    values = [self.double_value[train]]
+                else:
+                    values = self.ends[train] if self.started[train] else [self.engine]
+                if not any(match_end(v, tile, self.wild) >= 0 for v in values):
+                    return index
+                self._lay(tile, train)
+            return -1
+        wild = self.wild
+        end = self.engine
+        for index, tile in enumerate(tiles):
+            if tile.high == end:
+                end = tile.low
+            elif tile.low == end:
+                end = tile.high
+            else:
+                end = match_end(end, tile, wild) if wild else -1
+                if end < 0:
+                    return index
+        if not tiles:
+            return -1
+        self.train_tiles[train] = list(tiles)
+        self.started[train] = True
+        if tiles[-1].is_double:
+            self.ends[train] = []
+            self.double_value[train] = end
+            self.covers_left[train] = 1
+            self.open_doubles.append(train)
+        else:
+            self.ends[train] = [end]
+        self.on_table.update(tiles)
+        counts = self.table_count
+        for tile in tiles:
+            counts[tile.high] += 1
+            if not tile.is_double:
+                counts[tile.low] += 1
+        return -1
 
     def start_with_end(self, train: TrainId, end: int) -> None:
         """Marks ``train`` started with open end ``end`` (tiles unknown)."""

@@ -109,6 +109,10 @@ class Tile:
 
         :raises: :exc:`InvalidTileError` on a bad shape, a negative or a non-integer half.
         """
+        if type(value) is list and len(value) == 2:
+            tile = _BY_PAIR.get((value[0], value[1]))
+            if tile is not None and type(value[0]) is int and type(value[1]) is int:
+                return tile
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise InvalidTileError(
                 f"a tile is a list of two numbers such as [12, 5], got {value!r}"
@@ -118,6 +122,12 @@ class Tile:
             raise InvalidTileError(f"a tile's halves must be whole numbers, got {value!r}")
         return cls(a, b)
 
+
+# Every tile up to double-18, reachable from either order of its halves.
+_BY_PAIR: dict[tuple[int, int], Tile] = {}
+for _high in range(MAX_PIPS + 1):
+    for _low in range(_high + 1):
+        _BY_PAIR[(_high, _low)] = _BY_PAIR[(_low, _high)] = Tile(_high, _low)
 
 _FULL_SETS: dict[int, tuple[Tile, ...]] = {}
 

@@ -300,7 +300,7 @@ def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
         flash(f"Round {n} saved; still to enter: {', '.join(missing)}.")
     else:
         flash(f"Round {n} saved.")
-    return redirect(url_for("games.sheet", game_id=game.id, _anchor="standings"))
+    return redirect(url_for("games.sheet", game_id=game.id))
 
 
 @bp.post("/<game_id>/rounds/<int:n>/clear")

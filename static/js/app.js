@@ -24,6 +24,45 @@
     box.addEventListener("change", function () { syncWentOut(box); });
   });
 
+  /* Round entry: keep what was typed while the scorekeeper goes to pick someone's tiles, and
+     put it back into the boxes that are still empty when they return. */
+  var DRAFT_MAX_AGE_MS = 30 * 60 * 1000;
+  document.querySelectorAll("form[data-draft-key]").forEach(function (form) {
+    var key = form.dataset.draftKey;
+    var fields = function () {
+      return form.querySelectorAll("input[type=text], input[type=checkbox]");
+    };
+    var save = function () {
+      var values = {};
+      fields().forEach(function (input) {
+        values[input.name] = input.type === "checkbox" ? input.checked : input.value;
+      });
+      try {
+        window.sessionStorage.setItem(key, JSON.stringify({at: Date.now(), values: values}));
+      } catch (error) { /* private mode: nothing kept */ }
+    };
+    var draft = null;
+    try { draft = JSON.parse(window.sessionStorage.getItem(key) || "null"); } catch (error) { draft = null; }
+    if (draft && Date.now() - draft.at < DRAFT_MAX_AGE_MS) {
+      fields().forEach(function (input) {
+        var kept = draft.values[input.name];
+        if (input.type === "checkbox") {
+          if (kept === true && !input.checked) {
+            input.checked = true;
+            if (input.classList.contains("went-out")) syncWentOut(input);
+          }
+        } else if (!input.value && typeof kept === "string" && kept) {
+          input.value = kept;
+        }
+      });
+    }
+    form.addEventListener("input", save);
+    form.addEventListener("change", save);
+    form.addEventListener("submit", function () {
+      try { window.sessionStorage.removeItem(key); } catch (error) { /* ignore */ }
+    });
+  });
+
   /* Tile picker: show how many tiles are picked. */
   var tileForm = document.querySelector(".tile-form");
   if (tileForm) {

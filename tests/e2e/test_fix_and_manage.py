@@ -1,0 +1,122 @@
+"""Fixing mistakes (clear, undo), keeping typed scores, exporting and deleting a game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Dialog, Locator, Page, expect
+
+from .conftest import TableApi
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+ROUND_ONE = {"Ann": {"points": 0, "went_out": True}, "Bob": {"points": 14}, "Cy": {"points": 9}}
+ROUND_TWO = {"Ann": {"points": 20}, "Bob": {"points": 0, "went_out": True}, "Cy": {"points": 6}}
+
+
+def totals_row(page: Page) -> Locator:
+    """The total cells of the scoresheet table, in seat order."""
+    table = page.get_by_role("table", name=re.compile("Points per round"))
+    total = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Total"))
+    return total.get_by_role("cell")
+
+
+def accept_confirmations(page: Page) -> list[str]:
+    """Say yes to every "are you sure?" and remember what was asked."""
+    asked: list[str] = []
+
+    def accept(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return asked
+
+
+@pytest.fixture
+def two_rounds_in(table_api: TableApi) -> dict[str, Any]:
+    """A three-player game with rounds 1 and 2 entered."""
+    created = table_api.create_game(PLAYERS)
+    table_api.put_round(created, 1, ROUND_ONE)
+    table_api.put_round(created, 2, ROUND_TWO)
+    return created
+
+
+def test_clear_a_round_then_undo_brings_it_back(page: Page, two_rounds_in: dict[str, Any]) -> None:
+    """Clearing asks first, empties the round, and "Undo last change" restores it."""
+    asked = accept_confirmations(page)
+    page.goto(two_rounds_in["edit_url"])
+    expect(totals_row(page)).to_have_text(["20", "14", "15"])
+
+    page.get_by_role("link", name="Edit round 1", exact=True).click()
+    page.get_by_role("button", name="Clear round 1").click()
+    expect(page.get_by_text("Round 1 cleared.")).to_be_visible()
+    assert asked == ["Clear every score of round 1?"]
+    expect(totals_row(page)).to_have_text(["20", "0", "6"])
+
+    page.get_by_role("button", name="Undo last change").click()
+    expect(page.get_by_text("The last change was undone.")).to_be_visible()
+    expect(totals_row(page)).to_have_text(["20", "14", "15"])
+
+
+def test_undo_takes_back_the_last_round_saved_on_the_page(
+    page: Page, two_rounds_in: dict[str, Any]
+) -> None:
+    """A round typed by mistake is taken back; the rounds before it stay."""
+    page.goto(two_rounds_in["edit_url"])
+    for name, points in zip(PLAYERS, ["30", "0", "12"], strict=True):
+        page.get_by_label(f"Points for {name}").fill(points)
+    page.get_by_role("button", name="Save round 3").click()
+    expect(totals_row(page)).to_have_text(["50", "14", "27"])
+
+    page.get_by_role("button", name="Undo last change").click()
+    expect(totals_row(page)).to_have_text(["20", "14", "15"])
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 3: engine"))).to_be_visible()
+
+
+def test_points_typed_before_picking_tiles_are_kept(page: Page, table_api: TableApi) -> None:
+    """Type two hands, pick the third as tiles: the two typed numbers are still there."""
+    created = table_api.create_game(PLAYERS)
+    page.goto(created["edit_url"])
+    page.get_by_label("Points for Ann").fill("17")
+    page.get_by_label("Points for Bob").fill("8")
+    page.get_by_role("link", name="Pick Cy's tiles").click()
+    page.get_by_role("checkbox", name="4 2", exact=True).check()
+    page.get_by_role("button", name="Save Cy's tiles").click()
+    expect(page.get_by_text("Cy's tiles saved for round 1: 6 points.")).to_be_visible()
+    expect(page.get_by_label("Points for Ann")).to_have_value("17")
+    expect(page.get_by_label("Points for Bob")).to_have_value("8")
+
+
+def test_scoresheet_downloads_as_csv(page: Page, two_rounds_in: dict[str, Any]) -> None:
+    """The CSV has the players and every entered round's points."""
+    page.goto(two_rounds_in["edit_url"])
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name=re.compile("Download the scoresheet")).click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".csv")
+    path = download.path()
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    by_first_cell = {row[0]: row for row in rows}
+    assert by_first_cell["round"][-3:] == PLAYERS
+    assert by_first_cell["1"][-3:] == ["0", "14", "9"]
+    assert by_first_cell["2"][-3:] == ["20", "0", "6"]
+    assert by_first_cell["3"][-3:] == ["", "", ""]
+    assert by_first_cell["total"][-3:] == ["20", "14", "15"]
+
+
+def test_delete_a_game_from_the_home_page(page: Page, table_api: TableApi) -> None:
+    """Delete asks first, then the game is gone from the list and its page answers 404."""
+    created = table_api.create_game(["Zed", "Yve"])
+    asked = accept_confirmations(page)
+    page.goto(created["edit_url"])
+    page.goto("/")
+    page.get_by_role("button", name="Delete the game of Zed, Yve").click()
+    expect(page.get_by_text("Game deleted.")).to_be_visible()
+    assert asked == ["Delete this game for good?"]
+    expect(page.get_by_role("link", name="Resume the game of Zed, Yve")).to_have_count(0)
+    response = page.goto(f"/games/{created['id']}/view")
+    assert response is not None and response.status == 404

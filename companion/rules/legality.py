@@ -177,6 +177,9 @@ def play_of(tile: Tile, train: TrainId) -> Play:
 
 def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
     """Every legal play for ``seat`` (now, or at the start of a turn when ``fresh``)."""
+    index = s.hand_index[seat]
+    if not s.wild and index is not None and (fresh or not s.draws_since_play):
+        return _plays_indexed(s, allowed_trains(s, seat, fresh), index, fresh)
     tiles = candidate_tiles(s, seat, fresh)
     if not tiles:
         return []
@@ -254,6 +257,45 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
             if play is None:
                 play = cache[code + train] = Play(tile, train)
             plays.append(play)
+    return plays
+
+
+def _plays_indexed(
+    s: State, trains: list[TrainId], index: list[list[Tile]], fresh: bool
+) -> list[Play]:
+    """Play generation from the hand's index by value (no wild blanks, whole hand)."""
+    rules = s.rules
+    no_doubles = (
+        not fresh
+        and s.doubles_played > 0
+        and rules.doubles_per_turn == 1
+        and not (s.is_first_turn and rules.first_turn == "multi_own_train")
+    )
+    covers_left = s.covers_left
+    double_value = s.double_value
+    started = s.started
+    cache = _PLAYS
+    plays: list[Play] = []
+    for train in trains:
+        pending = double_value[train]
+        if pending >= 0:
+            values: list[int] = [pending]
+        elif not started[train]:
+            values = [s.engine]
+        else:
+            values = s.ends[train]
+        several = len(values) > 1
+        for value in values:
+            for tile in index[value]:
+                if tile.is_double and (no_doubles or covers_left[train] > 1):
+                    continue
+                key = tile.code * 64 + 2 + train
+                play = cache.get(key)
+                if play is None:
+                    play = cache[key] = Play(tile, train)
+                if several and play in plays:
+                    continue
+                plays.append(play)
     return plays
 
 

@@ -389,7 +389,7 @@ def _resolve_unknown_draw(state: State, tile: Tile) -> None:
     hand = state.hands[state.turn]
     if hand is None or tile in hand or tile in state.on_table:
         return
-    hand.append(tile)
+    state.add_to_hand(state.turn, tile)
     state.drawn = tile
     state.drawn_unknown = False
 

@@ -80,6 +80,10 @@ class State:
         )
         slots = self.n + 2
         self.hands: list[list[Tile] | None] = [list(h) if h is not None else None for h in hands]
+        # Each known hand indexed by pip value, so play generation looks only at tiles that fit.
+        self.hand_index: list[list[list[Tile]] | None] = [
+            self._index(h) if h is not None else None for h in self.hands
+        ]
         self.boneyard: list[Tile] | None = list(boneyard) if boneyard is not None else None
         self.boneyard_count = (
             len(self.boneyard) if self.boneyard is not None else int(boneyard_count or 0)
@@ -169,6 +173,25 @@ class State:
             if Tile(value, 0) not in self.on_table:
                 off -= 1
         return off < self.covers_left[train]
+
+    def _index(self, hand: Sequence[Tile]) -> list[list[Tile]]:
+        index: list[list[Tile]] = [[] for _ in range(self.set_max + 1)]
+        for tile in hand:
+            index[tile.high].append(tile)
+            if not tile.is_double:
+                index[tile.low].append(tile)
+        return index
+
+    def add_to_hand(self, seat: int, tile: Tile) -> None:
+        """Puts ``tile`` in ``seat``'s (known) hand."""
+        hand = self.hands[seat]
+        assert hand is not None
+        hand.append(tile)
+        index = self.hand_index[seat]
+        if index is not None:
+            index[tile.high].append(tile)
+            if not tile.is_double:
+                index[tile.low].append(tile)
 
     # -- legality ---------------------------------------------------------------------------
 
@@ -271,6 +294,11 @@ class State:
         hand = self.hands[seat]
         if hand is not None:
             hand.remove(tile)
+            index = self.hand_index[seat]
+            if index is not None:
+                index[tile.high].remove(tile)
+                if not tile.is_double:
+                    index[tile.low].remove(tile)
         if self.drawn is tile:
             self.drawn = None
         after_draw = self.draws_since_play > 0
@@ -368,7 +396,7 @@ class State:
             self.drawn = tile
             self.drawn_unknown = False
             if hand is not None:
-                hand.append(tile)
+                self.add_to_hand(seat, tile)
             self.drawn_playable = legality.has_play(self)
         if self.going_out_double[seat] != -99:
             self.going_out_double[seat] = -99
@@ -414,6 +442,7 @@ class State:
     def _snapshot(self) -> tuple[object, ...]:
         return (
             [list(h) if h is not None else None for h in self.hands],
+            [[list(v) for v in i] if i is not None else None for i in self.hand_index],
             list(self.boneyard) if self.boneyard is not None else None,
             self.boneyard_count,
             [list(t) for t in self.train_tiles],
@@ -452,6 +481,7 @@ class State:
     def _restore(self, snap: tuple[object, ...]) -> None:
         (
             self.hands,
+            self.hand_index,
             self.boneyard,
             self.boneyard_count,
             self.train_tiles,

@@ -10,8 +10,9 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm.exc import StaleDataError
@@ -247,8 +248,7 @@ def parse_tiles(raw: Any, set_max: int, field_name: str) -> list[Tile]:
         strangers = sorted({str(t) for t in tiles if t.high > set_max})
         raise ValidationFailed(f"A double-{set_max} set has no {', '.join(strangers)}.", field_name)
     if status & HandStatus.DUPLICATE_TILE:
-        seen: set[Tile] = set()
-        twice = sorted({str(t) for t in tiles if t in seen or seen.add(t)})  # type: ignore[func-returns-value]
+        twice = sorted(str(tile) for tile, count in Counter(tiles).items() if count > 1)
         raise ValidationFailed(
             f"The set has only one {', '.join(twice)}; it is listed twice.", field_name
         )
@@ -348,11 +348,6 @@ class RoundView:
     entries: dict[str, dict[str, Any]]
     points: dict[str, int]
 
-    @property
-    def complete(self) -> bool:
-        """True once every player has a score."""
-        return len(self.points) == len(self.entries)
-
 
 @dataclass(frozen=True)
 class GameView:
@@ -368,7 +363,7 @@ class GameView:
     finished: bool
     winners: list[str]
     next_round: RoundView | None
-    cumulative: dict[str, list[int]] = field(default_factory=dict)
+    cumulative: dict[str, list[int]]
 
     @property
     def players(self) -> list[str]:
@@ -394,8 +389,8 @@ def view_game(game: Game) -> GameView:
     cumulative: dict[str, list[int]] = {name: [] for name in players}
     for index, engine in enumerate(engines):
         n = index + 1
-        entries = {name: stored.get(n, {})[name] for name in players if name in stored.get(n, {})}
-        points = {name: entry_points(entry, rules) for name, entry in entries.items()}
+        entered = stored.get(n, {})
+        points = {name: entry_points(entered[name], rules) for name in players if name in entered}
         seat = seat_of_leader[index] if index < len(seat_of_leader) else None
         leader = players[seat] if seat is not None else None
         rounds.append(
@@ -404,7 +399,7 @@ def view_game(game: Game) -> GameView:
                 engine,
                 leader,
                 setup.hand_size,
-                {name: entries.get(name, {}) for name in players},
+                {name: entered.get(name, {}) for name in players},
                 points,
             )
         )
@@ -416,9 +411,9 @@ def view_game(game: Game) -> GameView:
     standings = sorted(players, key=lambda name: (totals[name], players.index(name)))
     ranks: dict[str, int] = {}
     for position, name in enumerate(standings):
-        earlier = standings[position - 1] if position else None
-        same = earlier is not None and totals[earlier] == totals[name]
-        ranks[name] = ranks[earlier] if same and earlier is not None else position + 1
+        earlier = standings[position - 1]
+        tied = position > 0 and totals[earlier] == totals[name]
+        ranks[name] = ranks[earlier] if tied else position + 1
     finished = all(len(round_.points) == len(players) for round_ in rounds)
     winners = (
         [name for name in standings if totals[name] == totals[standings[0]]] if finished else []

@@ -583,13 +583,49 @@ class State:
         leader: int = 0,
         seats: Sequence[str] | None = None,
     ) -> State:
-        """Shuffles and deals a fresh round with the engine set aside."""
+        """Shuffles and deals a fresh round, finding the engine as ``engine_source`` says.
+
+        With ``set_aside`` the engine never reaches a hand. Otherwise it is dealt like any
+        tile and its holder puts it on the hub; if no one holds it, everyone draws a tile at
+        once (``holder_plays_draw_all``) or one player at a time from ``leader``
+        (``holder_plays_draw_in_turn``) until someone does; ``next_highest_double`` makes the
+        highest double dealt the engine. With ``round_leader`` ``engine_holder`` the holder
+        leads; otherwise ``leader`` does.
+        """
         size = hand_size(rules, players)
         engine_tile = Tile(engine, engine)
-        tiles = [t for t in full_set(rules.set_max) if t is not engine_tile]
+        source = rules.engine_source
+        if source == "set_aside":
+            tiles = [t for t in full_set(rules.set_max) if t is not engine_tile]
+        else:
+            tiles = list(full_set(rules.set_max))
         rng.shuffle(tiles)
         hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
         boneyard = tiles[players * size :]
+        holder: int | None = None
+        if source != "set_aside":
+            if source == "next_highest_double":
+                held = [t for hand in hands for t in hand if t.is_double]
+                if held:
+                    engine_tile = max(held, key=lambda t: t.high)
+                    engine = engine_tile.high
+            holder = next((i for i, h in enumerate(hands) if engine_tile in h), None)
+            seat = leader
+            while holder is None and boneyard:
+                # Draw (everyone at once, or one at a time) until the engine turns up.
+                for drawer in range(players) if source != "holder_plays_draw_in_turn" else [seat]:
+                    if boneyard:
+                        tile = boneyard.pop()
+                        hands[drawer].append(tile)
+                        if tile is engine_tile:
+                            holder = drawer
+                seat = (seat + 1) % players
+            if holder is not None:
+                hands[holder].remove(engine_tile)
+            else:  # cannot happen with a full set, but keep the set whole if it did
+                boneyard = [t for t in boneyard if t is not engine_tile]
+        if rules.round_leader == "engine_holder" and holder is not None:
+            leader = holder
         names = seats if seats is not None else [chr(ord("A") + i) for i in range(players)]
         return cls(rules, names, engine, hands, boneyard=boneyard, leader=leader)
 

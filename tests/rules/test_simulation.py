@@ -20,7 +20,7 @@ from companion.rules.simulate import (
     simulate,
 )
 from companion.rules.state import State
-from companion.rules.tiles import full_set
+from companion.rules.tiles import Tile, full_set
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -147,3 +147,29 @@ def test_referee_agrees_with_the_engine_on_played_turns(seed: int) -> None:
             assert got["legal"] is (refused is None)
             if refused is not None:
                 assert got["rule"] == refused[0]
+
+
+@pytest.mark.parametrize(
+    "source", ["holder_plays_draw_all", "holder_plays_draw_in_turn", "next_highest_double"]
+)
+def test_engine_found_in_play_and_holder_leads(source: str) -> None:
+    rules = Rules.from_json({"engine_source": source, "round_leader": "engine_holder"})
+    for seed in range(8):
+        state = State.deal(rules, 4, 12, random.Random(seed), leader=0)
+        engine = Tile(state.engine, state.engine)
+        assert all(engine not in (hand or []) for hand in state.hands)
+        assert engine not in (state.boneyard or [])
+        dealt = sum(len(hand or []) for hand in state.hands) + state.boneyard_count
+        assert dealt == 90
+        if source == "next_highest_double":
+            assert all(
+                not t.is_double or t.high < state.engine for t in state.hands[state.turn] or []
+            )
+        result = play_round(rules, 4, 12, random.Random(seed))
+        assert result.failures == []
+
+
+def test_set_aside_engine_never_dealt() -> None:
+    rules = Rules.from_json({"engine_source": "set_aside"})
+    state = State.deal(rules, 4, 9, random.Random(1), leader=3)
+    assert state.turn == 3 and state.boneyard_count == 30

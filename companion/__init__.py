@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 from .extensions import csrf, db, migrate
 
@@ -47,6 +47,14 @@ def persistent_secret_key(instance_path: str) -> str:
     with os.fdopen(descriptor, "w", encoding="ascii") as new_file:
         new_file.write(key)
     return key
+
+
+def add_security_headers(response: Response) -> Response:
+    """Harden every answer; the edit link carries its token, so never leak it as a Referer."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -95,6 +103,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # so a forged cross-site request carries no credentials: CSRF protection adds nothing.
     csrf.exempt(api_bp)
     errors.init_app(app)
+    app.after_request(add_security_headers)
     templating.init_app(app)
     # Keep players in seat order in JSON answers.
     app.json.sort_keys = False  # type: ignore[attr-defined]

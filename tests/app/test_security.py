@@ -87,3 +87,12 @@ def test_edit_token_is_stored_only_as_a_hash(app: Flask, client: FlaskClient) ->
         assert game is not None
         assert created["edit_token"] not in game.edit_token_hash
         assert len(game.edit_token_hash) == 64
+
+
+def test_answers_carry_hardening_headers(client: FlaskClient) -> None:
+    for path in ("/", "/api/games/missing", "/static/css/app.css"):
+        response = client.get(path)
+        assert response.headers["Referrer-Policy"] == "same-origin", path
+        assert response.headers["X-Content-Type-Options"] == "nosniff", path
+        assert response.headers["X-Frame-Options"] == "DENY", path
+        response.close()  # a static file is streamed from an open file

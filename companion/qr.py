@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+
 import qrcode
 import qrcode.image.svg
 from markupsafe import Markup, escape
 
 
+# Drawing a code takes tens of milliseconds and the pages show the same few addresses again and
+# again, so finished SVGs are kept.
+@functools.lru_cache(maxsize=256)
 def qr_svg(data: str, label: str) -> Markup:
     """Return an inline ``<svg>`` QR code for ``data`` that screen readers announce as ``label``."""
     code = qrcode.QRCode(

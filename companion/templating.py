@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 
 from .chart import COLOURS, DASHES, cumulative_chart
 from .games.history import describe, entry_summary
@@ -30,8 +32,30 @@ def iso_time(moment: datetime | None) -> str:
     return moment.isoformat()
 
 
+class MemoryBytecodeCache(BytecodeCache):
+    """Compiled templates shared by every app in the process (keys include the source hash)."""
+
+    def __init__(self) -> None:
+        self._compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Load a template's code if this source was compiled before."""
+        compiled = self._compiled.get(bucket.key)
+        if compiled is not None:
+            bucket.bytecode_from_string(compiled)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep a freshly compiled template."""
+        self._compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+# Tests and benchmarks build many apps; without this each one recompiles every template.
+SHARED_BYTECODE_CACHE = MemoryBytecodeCache()
+
+
 def init_app(app: Flask) -> None:
     """Register filters and globals used by the templates."""
+    app.jinja_env.bytecode_cache = SHARED_BYTECODE_CACHE
     app.jinja_env.filters["short_time"] = short_time
     app.jinja_env.filters["iso_time"] = iso_time
     app.jinja_env.globals.update(

@@ -6,9 +6,8 @@ Create Date: 2026-11-22 02:30:10.937708
 
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "d4d51cf58c40"

@@ -74,6 +74,12 @@ def open_tile_picker(page: Page, game: dict[str, Any]) -> None:
     page.get_by_role("checkbox", name="12 12", exact=True).check()
 
 
+def open_house_rules(page: Page, game: dict[str, Any]) -> None:
+    page.goto(game["edit_url"])
+    page.get_by_role("link", name="Change the house rules").click()
+    expect(page.get_by_role("button", name="Save the house rules")).to_be_visible()
+
+
 def open_error_page(page: Page, game: dict[str, Any]) -> None:
     page.goto("/games/no-such-game")
 
@@ -86,6 +92,7 @@ PAGES: dict[str, Callable[[Page, dict[str, Any]], None]] = {
     "scoresheet with errors": open_scoresheet_with_errors,
     "share view": open_share_view,
     "tile picker": open_tile_picker,
+    "house rules": open_house_rules,
     "error page": open_error_page,
 }
 

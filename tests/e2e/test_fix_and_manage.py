@@ -120,3 +120,59 @@ def test_delete_a_game_from_the_home_page(page: Page, table_api: TableApi) -> No
     expect(page.get_by_role("link", name="Resume the game of Zed, Yve")).to_have_count(0)
     response = page.goto(f"/games/{created['id']}/view")
     assert response is not None and response.status == 404
+
+
+def test_changing_the_blank_rule_rescores_picked_tiles(page: Page, table_api: TableApi) -> None:
+    """Tiles are kept, so a new blank rule re-scores them; typed points stay as typed."""
+    created = table_api.create_game(PLAYERS)
+    table_api.put_round(
+        created,
+        1,
+        {
+            "Ann": {"tiles": [[0, 0], [6, 5]]},
+            "Bob": {"points": 20},
+            "Cy": {"points": 0, "went_out": True},
+        },
+    )
+    page.goto(created["edit_url"])
+    expect(totals_row(page)).to_have_text(["11", "20", "0"])
+
+    page.get_by_role("link", name="Change the house rules").click()
+    page.get_by_label("Blank scoring").select_option(label="double blank 50")
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.get_by_text(re.compile("House rules changed"))).to_be_visible()
+    # The double blank now costs 50, the 6|5 still 11.
+    expect(totals_row(page)).to_have_text(["61", "20", "0"])
+
+    page.get_by_role("button", name="Undo last change").click()
+    expect(totals_row(page)).to_have_text(["11", "20", "0"])
+
+
+def test_a_round_can_be_entered_with_the_keyboard_alone(page: Page, table_api: TableApi) -> None:
+    """Skip link first, then seat-order focus through the round form; Enter saves."""
+    created = table_api.create_game(PLAYERS)
+    page.goto(created["edit_url"])
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+
+    def tab_to(target: Locator, most: int = 40) -> None:
+        for _ in range(most):
+            page.keyboard.press("Tab")
+            if target.evaluate("element => element === document.activeElement"):
+                return
+        raise AssertionError(f"{target} never received focus from the keyboard")
+
+    tab_to(page.get_by_label("Points for Ann"))
+    page.keyboard.type("12")
+    # Each player's controls come before the next player's: seat order, as at the table.
+    tab_to(page.get_by_role("group", name="Ann").get_by_label("Went out"), most=1)
+    tab_to(page.get_by_role("link", name="Pick Ann's tiles"), most=1)
+    tab_to(page.get_by_label("Points for Bob"), most=1)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")  # Bob went out
+    expect(page.get_by_role("group", name="Bob").get_by_label("Went out")).to_be_checked()
+    tab_to(page.get_by_label("Points for Cy"))
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(totals_row(page)).to_have_text(["12", "0", "7"])

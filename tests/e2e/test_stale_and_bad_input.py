@@ -52,6 +52,10 @@ def test_a_stale_form_from_a_second_phone_is_refused_and_keeps_what_was_typed(
     page.get_by_role("button", name="Save round 1").click()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
 
+    # The second phone is warned by itself before it sends anything.
+    expect(second.get_by_role("status").filter(has_text="changed on another phone")).to_be_visible(
+        timeout=2000
+    )
     type_round(second, second_scores)
     with second.expect_response(lambda r: r.request.method == "POST") as answer:
         second.get_by_role("button", name="Save round 1").click()

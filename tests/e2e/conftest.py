@@ -62,17 +62,26 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve a fresh app (SQLite file, CSRF on) on a free loopback port; yield its base URL."""
-    database = tmp_path_factory.mktemp("e2e-db") / "companion.sqlite"
+    """Serve a fresh app (CSRF on) on a free loopback port; yield its base URL.
+
+    The database is a temporary SQLite file, or ``TEST_DATABASE_URL`` (PostgreSQL in CI), whose
+    tables are made fresh for the session and dropped afterwards.
+    """
+    shared_database = os.environ.get("TEST_DATABASE_URL")
+    database_url = shared_database or (
+        f"sqlite:///{tmp_path_factory.mktemp('e2e-db') / 'companion.sqlite'}"
+    )
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "e2e-secret-key",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SQLALCHEMY_DATABASE_URI": database_url,
             "WTF_CSRF_ENABLED": True,
         }
     )
     with app.app_context():
+        if shared_database:
+            db.drop_all()
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     base_url = f"http://127.0.0.1:{server.port}"
@@ -88,6 +97,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         thread.join(timeout=10)
         server.server_close()
         with app.app_context():
+            if shared_database:
+                db.session.remove()
+                db.drop_all()
             db.engine.dispose()
 
 

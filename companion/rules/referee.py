@@ -447,7 +447,9 @@ def answer_round_status(query: Mapping[str, Any]) -> Answer:
     set_max = table.get("set_max")
     rules = _rules(query, set_max if type(set_max) is int else None)
     hands_raw = _get(query, "hands", "", dict)
-    seats = table.get("seats") if isinstance(table.get("seats"), list) else []
+    seats = _get(table, "seats", "table.", list)
+    if len(seats) < 2 or not all(isinstance(seat, str) and seat for seat in seats):
+        raise QueryError("table.seats: expected a list of at least two seat names")
     hands: dict[str, list[Tile]] = {}
     for seat in seats:
         if seat not in hands_raw:

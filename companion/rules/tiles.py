@@ -110,9 +110,11 @@ class Tile:
         :raises: :exc:`InvalidTileError` on a bad shape, a negative or a non-integer half.
         """
         if type(value) is list and len(value) == 2:
-            tile = _BY_PAIR.get((value[0], value[1]))
-            if tile is not None and type(value[0]) is int and type(value[1]) is int:
-                return tile
+            a, b = value
+            if type(a) is int and type(b) is int:
+                tile = _BY_PAIR.get((a, b))
+                if tile is not None:
+                    return tile
         if not isinstance(value, list | tuple) or len(value) != 2:
             raise InvalidTileError(
                 f"a tile is a list of two numbers such as [12, 5], got {value!r}"

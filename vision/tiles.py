@@ -27,10 +27,12 @@ MAX_ASPECT = 2.9
 MIN_RECTANGULARITY = 0.86
 MIN_SOLIDITY = 0.5
 MIN_DIVIDER = 0.6
+MIN_SEAM = 0.6
+MIN_BOX_FILL = 0.78
 MIN_AREA_FRACTION = 0.0004
 """Smallest tile, as a fraction of the photo's area (about 1.5% of its width long)."""
 
-_LEVELS = 14
+_LEVELS = 10
 _CHECK_SIZE = (128, 64)
 
 
@@ -74,6 +76,8 @@ def candidate_tiles(small_bgr: NDArray[np.uint8]) -> list[Candidate]:
     smooth = _u8(cv2.GaussianBlur(small_bgr, (3, 3), 0))
     gray = _u8(cv2.cvtColor(smooth, cv2.COLOR_BGR2GRAY))
     candidates: list[Candidate] = []
+    regions: list[Region] = []
+    seen: set[tuple[int, ...]] = set()
     for channel in _search_channels(smooth, gray):
         low, high = np.percentile(channel, [5.0, 99.5])
         if high - low < 20:
@@ -81,7 +85,7 @@ def candidate_tiles(small_bgr: NDArray[np.uint8]) -> list[Candidate]:
         for level in np.linspace(low, high, _LEVELS + 2)[1:-1]:
             mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
             mask[1:-1, 1:-1] = (channel > level).astype(np.uint8) * 255
-            candidates.extend(_regions_to_candidates(mask, gray))
+            _collect(mask, gray, seen, candidates, regions)
     # Regions enclosed by edges find faces whose surroundings are as bright as they are
     # (ivory on white paper): the face ends where the tile's side or its shadow begins.
     for low_edge, high_edge in ((20, 60), (40, 120)):
@@ -89,8 +93,24 @@ def candidate_tiles(small_bgr: NDArray[np.uint8]) -> list[Candidate]:
         edges = _u8(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
         mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
         mask[1:-1, 1:-1] = 255 - edges
-        candidates.extend(_regions_to_candidates(mask, gray))
+        _collect(mask, gray, seen, candidates, regions)
+    # Tiles in one photo are about the same size, so the separate tiles found so far say
+    # how many tiles a merged row or grid holds.
+    singles = select_tiles(candidates)
+    typical = float(np.median([c.area for c in singles])) if singles else None
+    for region in regions:
+        candidates.extend(_grid_candidates(gray, region, typical, (width, height)))
     return candidates
+
+
+@dataclass(frozen=True)
+class Region:
+    """A rectangular region that may be several touching tiles."""
+
+    quad: NDArray[np.float32]
+    aspect: float
+    area: float
+    shape_score: float
 
 
 def _search_channels(smooth: NDArray[np.uint8], gray: NDArray[np.uint8]) -> list[NDArray[np.uint8]]:
@@ -114,27 +134,37 @@ def _u8(array: object) -> NDArray[np.uint8]:
     return np.asarray(array, dtype=np.uint8)
 
 
-def _regions_to_candidates(
-    padded_mask: NDArray[np.uint8], gray: NDArray[np.uint8]
-) -> list[Candidate]:
+def _collect(
+    padded_mask: NDArray[np.uint8],
+    gray: NDArray[np.uint8],
+    seen: set[tuple[int, ...]],
+    candidates: list[Candidate],
+    regions: list[Region],
+) -> None:
+    """Add one binary mask's tile candidates and rectangular regions; `seen` skips
+    regions met at an earlier level."""
     height, width = gray.shape
     image_area = float(height * width)
     min_area = MIN_AREA_FRACTION * image_area
     contours, hierarchy = cv2.findContours(padded_mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    result: list[Candidate] = []
     if hierarchy is None:
-        return result
+        return
     for contour, links in zip(contours, hierarchy[0], strict=True):
         if links[3] != -1:
             continue  # a hole, not a region
         area = cv2.contourArea(contour)
         if area < min_area or area > 0.98 * image_area:
             continue
+        x, y, w, h = cv2.boundingRect(contour)
+        key = (x // 3, y // 3, w // 3, h // 3, int(area) // 40)
+        if key in seen:
+            continue
+        seen.add(key)
+        (_, _), (box_w, box_h), _ = cv2.minAreaRect(contour)
+        if area < MIN_SOLIDITY * MIN_BOX_FILL * box_w * box_h:
+            continue  # far from a filled rectangle: skip the costlier checks
         points = contour.reshape(-1, 2).astype(np.float32) - 1.0  # undo the padding
-        candidate = _shape_candidate(points, area, image_area, (width, height), gray)
-        if candidate is not None:
-            result.append(candidate)
-    return result
+        _shape_candidate(points, area, image_area, (width, height), gray, candidates, regions)
 
 
 def _shape_candidate(
@@ -143,43 +173,147 @@ def _shape_candidate(
     image_area: float,
     size: tuple[int, int],
     gray: NDArray[np.uint8],
-) -> Candidate | None:
+    candidates: list[Candidate],
+    regions: list[Region],
+) -> None:
+    """Add the region as one tile, and as a possible grid of touching tiles."""
     hull = np.asarray(cv2.convexHull(points), dtype=np.float32)
     hull_area = cv2.contourArea(hull)
     if hull_area <= 0:
-        return None
+        return
     solidity = area / hull_area
     if solidity < MIN_SOLIDITY:
-        return None
+        return
     (_, _), (rect_w, rect_h), _ = cv2.minAreaRect(hull)
     if min(rect_w, rect_h) < 6:
-        return None
+        return
     rectangularity = hull_area / (rect_w * rect_h)
     quad = _hull_to_quad(hull)
-    if quad is None:
-        return None
     quad_area = cv2.contourArea(quad)
     if quad_area <= 0:
-        return None
+        return
     # Compare with the quad, not the rotated box, so a perspective trapezoid still fits.
     fit = min(hull_area, quad_area) / max(hull_area, quad_area)
-    if max(fit, rectangularity) < MIN_RECTANGULARITY:
-        return None
-    aspect = _quad_aspect(quad)
-    if not MIN_ASPECT <= aspect <= MAX_ASPECT:
-        return None
-    if _touches_border(quad, size) and hull_area < 0.35 * image_area:
-        return None  # a tile cut by the photo's edge
+    if max(fit, rectangularity) < MIN_RECTANGULARITY or rectangularity < MIN_BOX_FILL:
+        return
     ordered = order_corners(quad)
-    divider = divider_strength(gray, ordered)
+    aspect = _quad_aspect(ordered)
+    whole_frame = hull_area >= 0.35 * image_area  # a close-up of a single tile
+    shape_score = float(max(fit, rectangularity) * min(solidity / 0.9, 1.0))
+    if MIN_ASPECT <= aspect <= MAX_ASPECT and (whole_frame or not _touches_border(ordered, size)):
+        candidate = _checked(gray, ordered, shape_score * _aspect_fit(aspect))
+        if candidate is not None:
+            candidates.append(candidate)
+    if not whole_frame and not _touches_border(ordered, size):
+        regions.append(Region(ordered, aspect, float(quad_area), shape_score))
+
+
+def _aspect_fit(aspect: float) -> float:
+    return 1.0 - min(abs(float(np.log(aspect / 2.0))) / 0.8, 1.0) * 0.5
+
+
+def _checked(gray: NDArray[np.uint8], quad: NDArray[np.float32], shape: float) -> Candidate | None:
+    divider = divider_strength(gray, quad)
     if divider < MIN_DIVIDER:
         return None
-    aspect_fit = 1.0 - min(abs(np.log(aspect / 2.0)) / 0.8, 1.0) * 0.5
-    shape_score = float(max(fit, rectangularity) * solidity * aspect_fit)
-    return Candidate(quad=ordered, area=float(hull_area), shape_score=shape_score, divider=divider)
+    return Candidate(
+        quad=quad, area=float(cv2.contourArea(quad)), shape_score=shape, divider=divider
+    )
 
 
-def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32] | None:
+_MAX_GRID = 8
+_MAX_GRID_CELLS = 16
+
+
+def _grid_candidates(
+    gray: NDArray[np.uint8],
+    region: Region,
+    typical_area: float | None,
+    size: tuple[int, int],
+) -> list[Candidate]:
+    """Split a rectangular region into rows and columns of touching tiles.
+
+    Tiles laid edge to edge in a row or grid merge into one rectangle wherever the seams
+    between them are too faint; a split whose cells have a domino's proportions (and the
+    typical tile size, when known) and each show a divider bar gives one candidate per cell.
+    """
+    quad, aspect, shape_score = region.quad, region.aspect, region.shape_score
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    to_quad = np.asarray(cv2.getPerspectiveTransform(unit, quad), dtype=np.float64)
+    short_side = float(min(_edge_lengths(quad)))
+    long_side = short_side * aspect
+    for along in range(1, _MAX_GRID + 1):
+        for across in range(1, _MAX_GRID + 1):
+            if not 2 <= along * across <= _MAX_GRID_CELLS:
+                continue
+            cell_area = region.area / (along * across)
+            if typical_area is not None and not 0.4 <= cell_area / typical_area <= 2.5:
+                continue
+            cell_along, cell_across = long_side / along, short_side / across
+            if min(cell_along, cell_across) < 8:
+                continue
+            cell_aspect = max(cell_along, cell_across) / min(cell_along, cell_across)
+            if not MIN_ASPECT <= cell_aspect <= MAX_ASPECT:
+                continue
+            cells = _split_cells(gray, to_quad, along, across, cell_along >= cell_across, size)
+            if cells:
+                score = 0.95 * shape_score * _aspect_fit(cell_aspect)
+                return [
+                    Candidate(order_corners(c), float(cv2.contourArea(c)), score, d)
+                    for c, d in cells
+                ]
+    return []
+
+
+def _split_cells(
+    gray: NDArray[np.uint8],
+    to_quad: NDArray[np.float64],
+    along: int,
+    across: int,
+    long_along: bool,
+    size: tuple[int, int],
+) -> list[tuple[NDArray[np.float32], float]]:
+    """The cells of one split with their divider strengths, or [] if any cell fails."""
+    grid_x, grid_y = np.meshgrid(np.linspace(0, 1, along + 1), np.linspace(0, 1, across + 1))
+    points = np.stack([grid_x, grid_y], axis=-1).astype(np.float32).reshape(-1, 1, 2)
+    mapped = cv2.perspectiveTransform(points, to_quad).reshape(across + 1, along + 1, 2)
+    cells: list[tuple[NDArray[np.float32], float]] = []
+    for j in range(across):
+        for i in range(along):
+            cell = np.array(
+                [mapped[j, i], mapped[j, i + 1], mapped[j + 1, i + 1], mapped[j + 1, i]],
+                dtype=np.float32,
+            )
+            if not long_along:
+                cell = np.roll(cell, -1, axis=0)
+            if _touches_border(cell, size):
+                return []
+            divider = divider_strength(gray, cell)
+            if divider < MIN_DIVIDER:
+                return []
+            cells.append((cell, divider))
+    # Touching tiles leave a seam (a thin gap or shadow line) between them; a split along a
+    # line with no seam is cutting through one tile.
+    for j in range(across):
+        for i in range(along - 1):
+            pair = np.array(
+                [mapped[j, i], mapped[j, i + 2], mapped[j + 1, i + 2], mapped[j + 1, i]],
+                dtype=np.float32,
+            )
+            if divider_strength(gray, pair) < MIN_SEAM:
+                return []
+    for j in range(across - 1):
+        for i in range(along):
+            pair = np.array(
+                [mapped[j, i], mapped[j + 2, i], mapped[j + 2, i + 1], mapped[j, i + 1]],
+                dtype=np.float32,
+            )
+            if divider_strength(gray, pair) < MIN_SEAM:
+                return []
+    return cells
+
+
+def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32]:
     perimeter = cv2.arcLength(hull, True)
     for fraction in (0.02, 0.035, 0.05, 0.07, 0.09):
         approx = cv2.approxPolyDP(hull, fraction * perimeter, True)
@@ -189,6 +323,10 @@ def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32] | None:
             break
     box = cv2.boxPoints(cv2.minAreaRect(hull))
     return np.asarray(box, dtype=np.float32)
+
+
+def _edge_lengths(quad: NDArray[np.float32]) -> NDArray[np.float64]:
+    return np.asarray(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1), dtype=np.float64)
 
 
 def _quad_aspect(quad: NDArray[np.float32]) -> float:
@@ -258,14 +396,16 @@ def select_tiles(candidates: list[Candidate]) -> list[Candidate]:
     ranked = sorted(candidates, key=lambda c: c.score, reverse=True)
     distinct: list[Candidate] = []
     for candidate in ranked:
-        if any(_overlap(candidate, kept) > 0.6 for kept in distinct):
+        if any(_iou(candidate, kept) > 0.6 for kept in distinct):
             continue
         distinct.append(candidate)
     # A region holding two or more smaller tiles is those tiles merged.
     singles = [c for c in distinct if _contained_count(c, distinct) < 2]
+    # Larger first: a small look-alike inside a tile (two pips and the gap between them)
+    # must not displace the tile.
     chosen: list[Candidate] = []
     for candidate in sorted(singles, key=lambda c: c.score, reverse=True):
-        if any(_overlap(candidate, kept) > 0.2 for kept in chosen):
+        if any(_overlap(candidate, kept) > 0.25 for kept in chosen):
             continue
         chosen.append(candidate)
     chosen.sort(key=lambda c: (float(c.quad[:, 1].mean()), float(c.quad[:, 0].mean())))
@@ -284,6 +424,12 @@ def _contained_count(outer: Candidate, others: list[Candidate]) -> int:
         if inside > 0:
             count += 1
     return count
+
+
+def _iou(first: Candidate, second: Candidate) -> float:
+    intersection, _ = cv2.intersectConvexConvex(first.quad, second.quad)
+    union = first.area + second.area - float(intersection)
+    return float(intersection) / union if union > 0 else 0.0
 
 
 def _overlap(first: Candidate, second: Candidate) -> float:

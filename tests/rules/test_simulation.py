@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import PRESETS, Rules, legality
+from companion.rules import CHOICES, PRESETS, Rules, legality, schedule
 from companion.rules.actions import Action, Draw, End, Play
 from companion.rules.referee import answer, turn_query
 from companion.rules.simulate import (
@@ -173,3 +173,29 @@ def test_set_aside_engine_never_dealt() -> None:
     rules = Rules.from_json({"engine_source": "set_aside"})
     state = State.deal(rules, 4, 9, random.Random(1), leader=3)
     assert state.turn == 3 and state.boneyard_count == 30
+
+
+def _rules_strategy() -> st.SearchStrategy[Rules]:
+    choices = {
+        key: st.sampled_from(values)
+        for key, values in CHOICES.items()
+        if values is not None and key != "set_max"
+    }
+    return st.builds(
+        lambda values, set_max: Rules.from_json(
+            {**values, "set_max": set_max, "hand_size": "celko"}
+        ),
+        st.fixed_dictionaries(choices),
+        st.sampled_from([6, 9, 12]),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=_rules_strategy(), seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_invariants_hold_for_any_rule_mix(rules: Rules, seed: int, players: int) -> None:
+    """Tiles conserved, trains are chains from the engine, open doubles and markers agree
+    with the trains, and the round ends when (and only when) the rules say so."""
+    rng = random.Random(seed)
+    result = play_round(rules, players, rng.choice(schedule(rules)), rng)
+    assert result.failures == []
+    assert result.reason is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
 from flask import Flask
@@ -10,7 +11,7 @@ from jinja2.bccache import Bucket
 
 from .chart import COLOURS, DASHES, cumulative_chart
 from .games.history import describe, entry_summary
-from .games.ruleform import rule_help
+from .games.ruleform import RuleField, rule_help
 from .qr import qr_svg
 
 
@@ -53,6 +54,11 @@ class MemoryBytecodeCache(BytecodeCache):
 SHARED_BYTECODE_CACHE = MemoryBytecodeCache()
 
 
+def rules_open(errors: Mapping[str, str], rule_fields: Iterable[RuleField]) -> bool:
+    """Open the folded house rules on the setup page when one of them has an error."""
+    return any(f"rules.{field.key}" in errors for field in rule_fields)
+
+
 def init_app(app: Flask) -> None:
     """Register filters and globals used by the templates."""
     app.jinja_env.bytecode_cache = SHARED_BYTECODE_CACHE
@@ -64,6 +70,7 @@ def init_app(app: Flask) -> None:
         chart_colours=COLOURS,
         chart_dashes=DASHES,
         rule_help=rule_help,
+        rules_open=rules_open,
         describe_change=describe,
         entry_summary=entry_summary,
     )

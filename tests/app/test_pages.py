@@ -538,3 +538,12 @@ def test_engine_holder_leads_are_not_known_in_advance(
     assert {r["leader"] for r in game["rounds"]} == {None}
     page = client.get(f"/games/{created['id']}/view").get_data(as_text=True)
     assert "holder of the engine" in page
+
+
+def test_folded_house_rules_open_when_one_is_wrong(client: FlaskClient) -> None:
+    assert '<details class="rules-details" >' in client.get("/games/new").get_data(as_text=True)
+    response = client.post(
+        "/games/new", data=setup_form(["Ann", "Bob"], **{"rule-open_marker_penalty": "-5"})
+    )
+    assert response.status_code == 400
+    assert '<details class="rules-details" open>' in response.get_data(as_text=True)

@@ -68,14 +68,19 @@ def score_photo(reader: HandReader, path: str, blank_scoring: str) -> dict[str, 
     }
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    out: TextIO | None = None,
+    reader: HandReader | None = None,
+) -> int:
     """Run the command line; returns the exit status (1 if any photo could not be read)."""
     stream = out if out is not None else sys.stdout
     args = build_parser().parse_args(argv)
     if args.threads < 1:
         print("python -m vision: error: --threads must be 1 or more", file=sys.stderr)
         return 2
-    reader = HandReader(threads=args.threads)
+    if reader is None:
+        reader = HandReader(threads=args.threads)
     failed = False
     for path in args.photos:
         try:

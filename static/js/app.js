@@ -176,6 +176,14 @@
         .then(function (data) {
           if (!data || data.version === version) return null;
           version = data.version;
+          /* The swapped-in parts are new nodes, which screen readers may not announce, so say
+             the standings in a live region that stays put. */
+          var summary = document.getElementById("live-summary");
+          if (summary && data.standings) {
+            summary.textContent = "Scores updated. " + data.standings.map(function (name) {
+              return name + " " + data.totals[name];
+            }).join(", ") + (data.finished ? ". Game over." : ".");
+          }
           if (editing && notice) {
             notice.hidden = false;
             notice.textContent = "The scores changed on another phone. The table below is current; " +

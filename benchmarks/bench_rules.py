@@ -138,6 +138,14 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=10_000)
     args = parser.parse_args()
 
+    cpu = time.process_time()
+    for _ in range(10_000_000):
+        pass
+    print(
+        f"calibration: 10M empty loop steps take {time.process_time() - cpu:.2f} s of CPU here "
+        f"(about 0.15 s on a current laptop core); load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores"
+    )
     rates = [bench_rounds(args.rounds, seed) for seed in range(args.runs)]
     report("self-play, 4 players, double-12", rates, "rounds/s", 1000)
 
@@ -145,10 +153,7 @@ def main() -> None:
     text = json.dumps(queries)
     answers, _ = answer_all(queries)
     legal = sum(1 for a in answers if a.get("legal"))
-    print(
-        f"query batch: {len(queries):,} turn queries, {len(text) / 1e6:.1f} MB, "
-        f"{legal:,} legal; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
-    )
+    print(f"query batch: {len(queries):,} turn queries, {len(text) / 1e6:.1f} MB, {legal:,} legal")
     rates = [bench_in_process(text) for _ in range(args.runs)]
     report("referee in-process (JSON in and out)", rates, "queries/s", 20_000)
     with tempfile.TemporaryDirectory() as folder:

@@ -3,6 +3,38 @@
 Generation (:func:`legal_actions`) is the single source of truth for plays; :func:`refusal`
 walks the same rules in a fixed order to name the one that decided, with a sentence a player
 can read aloud.
+
+Readings chosen where the contract and the rule books leave a gap (as a player would expect):
+
+- A turn is one tile unless it is a double; after drawing, only the tile just drawn may be
+  played (a double then still earns its follow-up from the whole hand). With
+  ``one_then_pass`` one draw is allowed per obligation to play (turn start, or a double's
+  follow-up); ``until_playable`` keeps drawing until the drawn tile fits.
+- A double's follow-up: ``must_cover_own_if_able`` means cover it if any tile can; if none can
+  and ``satisfy_scope`` is ``table``, the player draws (then marker and pass). ``anywhere``
+  frees only the follow-up tile from the player's own new double(s). ``none`` ends the turn.
+  Failing to follow up a double puts the player's marker up, as a failed turn does.
+- First turn: only one's own train (or the Mexican Train if ``mexican_on_first_turn``); under
+  ``multi_own_train`` every tile of that turn goes on that one train, doubles need no
+  follow-up, and other players' open doubles do not bind a player still on their first turn.
+  ``first_turn_may_end_on_double`` false makes the ending double owe a normal follow-up.
+- ``satisfy_scope``: ``table`` also lets anyone cover a double on a private train;
+  ``train_only`` lets anyone cover it but obliges no one; ``none`` keeps private trains
+  private. ``satisfy_order`` applies to the ``table`` obligation.
+- Markers go up only when a turn ends with nothing played or a double unfollowed; a play on
+  one's own train takes the marker down in both ``marker_removal`` modes (not the double
+  itself, only its cover); ``owner_choice_after_any_play`` also lets the owner remove it
+  after any play that turn.
+- ``full_lap_of_passes``: the round is blocked once every player has passed in a row (a pass
+  is a turn with no tile played), boneyard or not. ``no_legal_move_anywhere``: the boneyard is
+  empty and no seat could play even after everyone's marker went up.
+- A dead double (every tile of its number on the table) binds no one under ``frees_play``.
+- ``blanks_wild``: a tile's blank half fits any end; on a blank end any tile fits and its
+  lower half becomes the open end. ``double_branches`` k: a double needs k tiles laid on it
+  before it is satisfied; each becomes a branch end of that train (a double cannot be one of
+  several required branches).
+- ``go_out_on_double`` ``must_be_covered``: the player with no tiles left must still draw for
+  the follow-up; they are out when anyone covers the double while their hand is still empty.
 """
 
 from __future__ import annotations

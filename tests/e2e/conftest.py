@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from playwright.sync_api import APIRequestContext, BrowserContext, Playwright
+from playwright.sync_api import BrowserContext, Playwright
 from pytest_playwright.pytest_playwright import CreateContextCallback
 from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.extensions import db
+
+from .helpers import TableApi
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -131,43 +133,6 @@ def screenshot_dir() -> Path:
     path = Path(os.environ.get("E2E_SCREENSHOT_DIR", "/tmp/e2e-screenshots"))
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-class TableApi:
-    """Set up games through the JSON API, for tests whose subject is a later page."""
-
-    def __init__(self, request: APIRequestContext) -> None:
-        self.request = request
-
-    def create_game(
-        self, players: list[str], rules: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """Start a game; returns id, edit_token, view_url and edit_url."""
-        response = self.request.post(
-            "/api/games", data={"players": players, "rules": rules or {"preset": "standard"}}
-        )
-        assert response.status == 201, response.text()
-        created: dict[str, Any] = response.json()
-        return created
-
-    def game(self, game_id: str) -> dict[str, Any]:
-        """The game as the API reports it."""
-        response = self.request.get(f"/api/games/{game_id}")
-        assert response.ok, response.text()
-        state: dict[str, Any] = response.json()
-        return state
-
-    def put_round(self, created: dict[str, Any], n: int, scores: dict[str, Any]) -> dict[str, Any]:
-        """Write round ``n`` on top of the current version."""
-        version = self.game(created["id"])["version"]
-        response = self.request.put(
-            f"/api/games/{created['id']}/rounds/{n}",
-            data={"scores": scores, "version": version},
-            headers={"Authorization": f"Bearer {created['edit_token']}"},
-        )
-        assert response.ok, response.text()
-        state: dict[str, Any] = response.json()
-        return state
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .conftest import TableApi
+from .helpers import TableApi
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 ROUNDS: list[dict[str, Any]] = [

@@ -10,18 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Dialog, Locator, Page, expect
 
-from .conftest import TableApi
+from .helpers import TableApi, totals_row
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 ROUND_ONE = {"Ann": {"points": 0, "went_out": True}, "Bob": {"points": 14}, "Cy": {"points": 9}}
 ROUND_TWO = {"Ann": {"points": 20}, "Bob": {"points": 0, "went_out": True}, "Cy": {"points": 6}}
-
-
-def totals_row(page: Page) -> Locator:
-    """The total cells of the scoresheet table, in seat order."""
-    table = page.get_by_role("table", name=re.compile("Points per round"))
-    total = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Total"))
-    return total.get_by_role("cell")
 
 
 def accept_confirmations(page: Page) -> list[str]:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
+from .helpers import totals_row
+
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 LIVE_UPDATE_MS = 2000  # the issue's promise for the read-only view
 
@@ -72,13 +74,6 @@ def totals_after(plan: list[dict[str, Entry]]) -> list[int]:
 def lowest(totals: list[int]) -> list[str]:
     """The players with the lowest total."""
     return [name for name, total in zip(PLAYERS, totals, strict=True) if total == min(totals)]
-
-
-def totals_row(page: Page) -> Locator:
-    """The total cells of the scoresheet table, in seat order."""
-    table = page.get_by_role("table", name=re.compile("Points per round"))
-    total = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Total"))
-    return total.get_by_role("cell")
 
 
 def round_entry(page: Page, n: int) -> Locator:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import PHONE_VIEWPORT, TableApi
+from .conftest import PHONE_VIEWPORT
+from .helpers import TableApi
 
 # A real family table: short and long names, eight seats (the most a double-12 set takes).
 FAMILY = ["Grandma Jo", "Christopher", "Anne-Marie", "Dad", "Mum", "Eli", "Sophia", "Uncle Bob"]
@@ -120,12 +121,22 @@ def test_round_links_in_the_table_are_comfortable_to_tap(
     assert_tap_target(page.get_by_role("link", name="Edit round 3", exact=True))
 
 
+# Line boxes of a cell's text: rows for horizontal text, columns for upright-rotated names.
 LINES_OF_TEXT = """selector => Array.from(document.querySelectorAll(selector)).map(cell => {
-    const range = document.createRange();
-    range.selectNodeContents(cell);
-    const tops = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
-    return {text: cell.textContent.trim(), lines: tops.size,
-            clipped: cell.scrollWidth > cell.clientWidth};
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    const lines = new Set();
+    let vertical = false;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim()) continue;
+        vertical = getComputedStyle(node.parentElement).writingMode.startsWith('vertical');
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const r of range.getClientRects()) {
+            if (r.width && r.height) lines.add(Math.round(vertical ? r.left : r.top));
+        }
+    }
+    return {text: cell.textContent.trim(), lines: lines.size, vertical: vertical,
+            clipped: cell.scrollWidth > cell.clientWidth || cell.scrollHeight > cell.clientHeight};
 })"""
 
 
@@ -137,25 +148,20 @@ def text_layout(page: Page, selector: str) -> dict[str, dict[str, Any]]:
 
 def wrapped_totals(page: Page) -> list[str]:
     """Totals whose digits are broken over more than one line, or cut off."""
-    totals = text_layout(page, "table tfoot td")
+    totals = text_layout(page, "table.scores tfoot td")
     return [text for text, cell in totals.items() if cell["lines"] != 1 or cell["clipped"]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app: at 8 players 'Mum' is split 'Mu' / 'm' over two lines in its column "
-    "heading (see /work/notes/e2e-findings.md)",
-)
-def test_short_names_are_shown_whole_in_the_eight_player_table(
+def test_every_name_is_shown_whole_in_the_eight_player_table(
     page: Page, eight_player_game: dict[str, Any]
 ) -> None:
-    """'Dad', 'Mum' and 'Eli' fit a column: split or cut, they no longer say who is who."""
+    """Each heading holds its whole name on one line: "D…" or "Mu" over "m" loses who is who."""
     page.goto(eight_player_game["view_url"])
-    headings = text_layout(page, "table thead th")
+    headings = text_layout(page, "table.scores thead th")
     broken = {
-        name: headings[name]
-        for name in ("Dad", "Mum", "Eli")
-        if headings[name]["lines"] != 1 or headings[name]["clipped"]
+        name: headings.get(name)
+        for name in FAMILY
+        if name not in headings or headings[name]["lines"] != 1 or headings[name]["clipped"]
     }
     assert broken == {}
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from .conftest import TableApi
+from .helpers import TableApi
 
 SHORT_GAME_ROUNDS = 7
 

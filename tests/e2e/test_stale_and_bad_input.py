@@ -5,24 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from .conftest import TableApi
+from .helpers import TableApi, points_box, totals_row
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 STALE_MESSAGE = re.compile("changed on another device.*nothing was saved", re.IGNORECASE)
-
-
-def totals_row(page: Page) -> Locator:
-    """The total cells of the scoresheet table, in seat order."""
-    table = page.get_by_role("table", name=re.compile("Points per round"))
-    total = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name="Total"))
-    return total.get_by_role("cell")
-
-
-def points_box(page: Page, name: str) -> Locator:
-    """One player's points input in the round form."""
-    return page.get_by_role("group", name=name).get_by_label(f"Points for {name}")
 
 
 def type_round(page: Page, scores: list[int]) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import cv2
+
 from companion.rules import CHOICES
 from vision.decode import PhotoError
 from vision.pipeline import HandReader, score_reading
@@ -56,6 +58,8 @@ def score_photo(reader: HandReader, path: str, blank_scoring: str) -> dict[str, 
         reading = reader.read(data)
     except PhotoError as exc:
         return {"image": path, "error": str(exc)}
+    except (cv2.error, MemoryError):
+        return {"image": path, "error": "the image could not be processed"}
     points = score_reading(reading, blank_scoring)
     return {
         "image": path,

@@ -7,72 +7,9 @@ import numpy as np
 import pytest
 
 from vision.tiles import divider_strength, find_tiles, order_corners
-
-
-def _iou(first: np.ndarray, second: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
-    union = (
-        cv2.contourArea(first.astype(np.float32))
-        + cv2.contourArea(second.astype(np.float32))
-        - inter
-    )
-    return float(inter / union) if union > 0 else 0.0
-
-
-def _draw_tile(
-    image: np.ndarray,
-    centre: tuple[float, float],
-    angle: float,
-    length: float,
-    *,
-    face_up: bool = True,
-    body: tuple[int, int, int] = (225, 235, 240),
-    ink: tuple[int, int, int] = (20, 20, 20),
-) -> np.ndarray:
-    """Draw a domino (face up: divider and pips) and return its true corners."""
-    half_long, half_short = length / 2, length / 4
-    c, s = np.cos(angle), np.sin(angle)
-    axis_long, axis_short = np.array([c, s]), np.array([-s, c])
-    centre_v = np.array(centre)
-
-    def at(u: float, v: float) -> np.ndarray:
-        return centre_v + u * axis_long + v * axis_short
-
-    corners = np.array(
-        [
-            at(-half_long, -half_short),
-            at(half_long, -half_short),
-            at(half_long, half_short),
-            at(-half_long, half_short),
-        ]
-    )
-    cv2.fillConvexPoly(image, np.round(corners).astype(np.int32), body)
-    if face_up:
-        thickness = max(int(length / 40), 2)
-        cv2.line(
-            image,
-            tuple(np.round(at(0, -half_short * 0.8)).astype(int)),
-            tuple(np.round(at(0, half_short * 0.8)).astype(int)),
-            ink,
-            thickness,
-        )
-        radius = max(int(length / 22), 2)
-        for u, v in ((-0.7, -0.5), (-0.3, 0.5), (0.5, 0.0), (0.3, -0.5), (0.7, 0.5)):
-            cv2.circle(
-                image,
-                tuple(np.round(at(u * half_long, v * half_short)).astype(int)),
-                radius,
-                ink,
-                -1,
-            )
-    return corners
-
-
-def _table(height: int = 600, width: int = 800) -> np.ndarray:
-    rng = np.random.default_rng(3)
-    table = np.full((height, width, 3), (60, 90, 50), dtype=np.uint8)
-    noise = rng.integers(-8, 9, table.shape)
-    return np.clip(table.astype(int) + noise, 0, 255).astype(np.uint8)
+from vision_scenes import draw_tile as _draw_tile
+from vision_scenes import iou as _iou
+from vision_scenes import table as _table
 
 
 def test_order_corners_is_clockwise_from_top_left_with_long_first_edge() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-
-from vision.tiles import divider_strength, find_tiles, order_corners
 from vision_scenes import draw_tile as _draw_tile
 from vision_scenes import iou as _iou
 from vision_scenes import table as _table
+
+from vision.tiles import divider_strength, find_tiles, order_corners
 
 
 def test_order_corners_is_clockwise_from_top_left_with_long_first_edge() -> None:

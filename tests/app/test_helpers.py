@@ -5,7 +5,9 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+from typing import Any
 
+import numpy as np
 import pytest
 
 from companion.chart import cumulative_chart
@@ -59,3 +61,26 @@ def test_lan_ip_falls_back_to_loopback_without_a_network(monkeypatch: pytest.Mon
     monkeypatch.setattr(socket, "socket", NoRoute)
     monkeypatch.setattr(socket, "getaddrinfo", no_hostname)
     assert lan_ip() == "127.0.0.1"
+
+
+def rasterise(svg: str, scale: int = 8) -> Any:
+    """Paint the QR path's rectangles into a white image, as a browser would."""
+    size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))  # type: ignore[union-attr]
+    image = np.full((size * scale, size * scale), 255, dtype=np.uint8)
+    path = re.search(r'<path d="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
+    for x, y, width in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\d+z", path):
+        top, left = int(y) * scale, int(x) * scale
+        image[top : top + scale, left : left + int(width) * scale] = 0
+    return image
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["http://192.168.1.20:5000/", "http://10.0.0.7:5000/games/abcdefghij/edit/Tok-en_123456789"],
+)
+def test_qr_decodes_back_to_the_address(address: str) -> None:
+    cv2 = pytest.importorskip("cv2")
+    decoded, _points, _straight = cv2.QRCodeDetector().detectAndDecode(
+        rasterise(qr_svg(address, "code"))
+    )
+    assert decoded == address

@@ -38,13 +38,13 @@ def open_all_details(page: Page) -> None:
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
 
 
-def assert_no_sideways_scroll(page: Page) -> None:
+def assert_no_sideways_scroll(page: Page, screen_width: int = PHONE_VIEWPORT["width"]) -> None:
     """The document is no wider than the phone's screen."""
     widths = page.evaluate(
         "({scroll: document.documentElement.scrollWidth,"
         " client: document.documentElement.clientWidth})"
     )
-    assert widths["client"] == PHONE_VIEWPORT["width"]
+    assert widths["client"] == screen_width
     assert widths["scroll"] <= widths["client"], f"{page.url} scrolls sideways: {widths}"
 
 
@@ -65,6 +65,15 @@ def test_eight_player_scoresheet_does_not_scroll_sideways(
     page.goto(eight_player_game["view_url"])
     open_all_details(page)
     assert_no_sideways_scroll(page)
+
+
+def test_scoresheet_reflows_at_320_px_too(page: Page, eight_player_game: dict[str, Any]) -> None:
+    """WCAG 1.4.10 asks for reflow at 320 CSS px (small phones, or 400 % zoom on a laptop)."""
+    page.set_viewport_size({"width": 320, "height": 700})
+    for url in (eight_player_game["edit_url"], eight_player_game["view_url"]):
+        page.goto(url)
+        open_all_details(page)
+        assert_no_sideways_scroll(page, 320)
 
 
 def test_other_pages_do_not_scroll_sideways(page: Page, eight_player_game: dict[str, Any]) -> None:

@@ -21,3 +21,15 @@ def test_home_page_offers_a_new_game_and_a_join_code(page: Page) -> None:
 
     expect(page).to_have_url(re.compile(r"/games/new$"))
     expect(page.get_by_role("heading", level=1, name="New game")).to_be_visible()
+
+
+def test_pages_let_the_reader_zoom(page: Page) -> None:
+    """Older players pinch to zoom: the viewport must not forbid it or cap it below 200 %."""
+    page.goto("/")
+    content = page.locator("meta[name=viewport]").get_attribute("content") or ""
+    settings = dict(
+        part.split("=", 1) for part in content.replace(" ", "").lower().split(",") if "=" in part
+    )
+    assert settings.get("width") == "device-width"
+    assert settings.get("user-scalable", "yes") not in ("no", "0")
+    assert float(settings.get("maximum-scale", "10")) >= 2

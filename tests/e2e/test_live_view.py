@@ -1,0 +1,40 @@
+"""The read-only phone: told in a live region when scores change, and when the game is deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .helpers import TableApi, totals_row
+
+LIVE_UPDATE_MS = 2000
+
+
+def test_follower_hears_new_standings_and_learns_the_game_was_deleted(
+    page: Page, new_context: Callable[[], BrowserContext], table_api: TableApi
+) -> None:
+    """A screen reader on the follower's phone gets the standings; deletion is said in words."""
+    created = table_api.create_game(["Ann", "Bob", "Cy"])
+    viewer = new_context().new_page()
+    viewer.goto(created["view_url"])
+    viewer.evaluate("window.e2eNeverReloaded = true")
+
+    table_api.put_round(
+        created,
+        1,
+        {"Ann": {"points": 30}, "Bob": {"points": 0, "went_out": True}, "Cy": {"points": 12}},
+    )
+    expect(totals_row(viewer)).to_have_text(["30", "0", "12"], timeout=LIVE_UPDATE_MS)
+    # Swapped-in table cells are not announced, so a polite live region says the standings.
+    announcement = viewer.locator("[aria-live=polite]").filter(has_text="Scores updated")
+    expect(announcement).to_have_text("Scores updated. Bob 0, Cy 12, Ann 30.")
+
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(created["edit_url"])
+    page.get_by_role("button", name="Delete this game").click()
+    expect(page.get_by_text("Game deleted.")).to_be_visible()
+    expect(
+        viewer.get_by_role("status").filter(has_text="This game has been deleted.")
+    ).to_be_visible(timeout=LIVE_UPDATE_MS)
+    assert viewer.evaluate("window.e2eNeverReloaded") is True

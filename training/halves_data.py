@@ -1,0 +1,110 @@
+"""Synthetic training data for the half reader: canonical tile crops and per-half labels.
+
+Each sample is a (64, 128, 3) crop from vision.synth.render_tile_crop and two labels, one per
+half: the pip count 0..18, or NOT_A_HALF for face-down tiles, bare table and crops that
+straddle two tiles. Sets are cached as .npz under training/data/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.synth import MAX_PIPS, render_tile_crop
+
+NOT_A_HALF = MAX_PIPS + 1
+NUM_CLASSES = MAX_PIPS + 2
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+# Share of crops of each kind; most are face-up tiles.
+_KIND_WEIGHTS = {"face": 0.82, "back": 0.06, "background": 0.06, "straddle": 0.06}
+
+
+def _half_count(rng: np.random.Generator) -> int:
+    """Pip counts of one half: 0..12 (the sets people own) most of the time, up to 18 sometimes."""
+    if rng.random() < 0.88:
+        return int(rng.integers(0, 13))
+    return int(rng.integers(13, MAX_PIPS + 1))
+
+
+def make_sample(seed: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """One crop and its two half labels (left, right), fully determined by ``seed``."""
+    rng = np.random.default_rng([seed, 7])
+    kinds = list(_KIND_WEIGHTS)
+    kind = kinds[int(rng.choice(len(kinds), p=list(_KIND_WEIGHTS.values())))]
+    pips = (_half_count(rng), _half_count(rng))
+    jitter = float(rng.uniform(0.01, 0.04))
+    crop = render_tile_crop(seed, pips, kind=kind, jitter=jitter, set_max=12)
+    labels = pips if kind == "face" else (NOT_A_HALF, NOT_A_HALF)
+    return crop, labels
+
+
+def _chunk(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    crops = np.empty((len(seeds), 64, 128, 3), np.uint8)
+    labels = np.empty((len(seeds), 2), np.int64)
+    for i, seed in enumerate(seeds):
+        crops[i], pair = make_sample(seed)
+        labels[i] = pair
+    return crops, labels
+
+
+def _chunk_file(first_seed: int, count: int) -> Path:
+    return DATA_DIR / f"halves_{first_seed}_{count}.npz"
+
+
+def chunk_jobs(first_seed: int, count: int, chunk: int = 1000) -> list[tuple[int, int]]:
+    """(first seed, size) of each cached chunk of a set."""
+    end = first_seed + count
+    return [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
+
+
+def chunk_path(job: tuple[int, int]) -> Path:
+    return _chunk_file(*job)
+
+
+def load_chunk(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    with np.load(path) as stored:
+        return stored["crops"], stored["labels"]
+
+
+def render_chunk(job: tuple[int, int]) -> Path:
+    """Render one chunk of samples to its cache file (skipped when already there)."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    return _render_chunk(job)
+
+
+def _render_chunk(job: tuple[int, int]) -> Path:
+    """Render one chunk of samples to its cache file (skipped when already there)."""
+    first_seed, count = job
+    path = _chunk_file(first_seed, count)
+    if not path.exists():
+        crops, labels = _chunk(list(range(first_seed, first_seed + count)))
+        partial = path.with_suffix(".part.npz")
+        np.savez(partial, crops=crops, labels=labels)
+        partial.rename(path)
+    return path
+
+
+def build_set(
+    first_seed: int, count: int, workers: int = 2, log: bool = True, chunk: int = 1000
+) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``count`` samples with seeds first_seed.. ; chunks are cached on disk, so an
+    interrupted run resumes where it stopped."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    jobs = chunk_jobs(first_seed, count, chunk)
+    crops_parts: list[np.ndarray] = []
+    label_parts: list[np.ndarray] = []
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        for done, path in enumerate(pool.imap(_render_chunk, jobs), start=1):
+            with np.load(path) as stored:
+                crops_parts.append(stored["crops"])
+                label_parts.append(stored["labels"])
+            if log and (done % 5 == 0 or done == len(jobs)):
+                elapsed = time.monotonic() - started
+                print(f"  {done * chunk}/{count} crops ready after {elapsed:.0f}s", flush=True)
+    return np.concatenate(crops_parts), np.concatenate(label_parts)

@@ -1,0 +1,117 @@
+"""Read the pip counts of canonical tile crops with the half-reader ONNX model.
+
+    reader = HalfReader()                    # models/halves.onnx, one intra-op thread
+    reads = reader.read(crops)               # crops: (N, 64, 128, 3) uint8 BGR
+    reads[0].pips, reads[0].confidence, reads[0].is_tile
+
+The model classifies one 64x64 half into 0..18 pips or "not a face-up half". Each crop is cut
+at its divider (x = 64) and the right half is turned 180 degrees, so every half reaches the
+model with the divider on its right edge. The exported graph already divides its logits by the
+calibration temperature, so a softmax of its output is a calibrated probability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+DEFAULT_HALF_MODEL = Path(__file__).resolve().parent.parent / "models" / "halves.onnx"
+MAX_PIPS = 18
+NOT_A_HALF = MAX_PIPS + 1
+NUM_CLASSES = MAX_PIPS + 2
+HALF_SIZE = 64
+CROP_SHAPE = (HALF_SIZE, 2 * HALF_SIZE, 3)
+
+
+@dataclass(frozen=True)
+class TileRead:
+    """What the reader makes of one crop."""
+
+    pips: tuple[int, int]  # larger first
+    confidence: float  # calibrated probability that both halves are read right
+    is_tile: float  # probability that the crop is a face-up domino at all
+
+
+def split_halves(crops: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """(N, 64, 128, 3) crops -> (2N, 64, 64, 3) halves, left then right (turned 180 degrees)."""
+    if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
+        raise ValueError("crops must be a uint8 numpy array")
+    if crops.ndim != 4 or crops.shape[1:] != CROP_SHAPE:
+        raise ValueError(f"crops must have shape (N, 64, 128, 3), got {crops.shape}")
+    halves = np.empty((2 * len(crops), HALF_SIZE, HALF_SIZE, 3), np.uint8)
+    halves[0::2] = crops[:, :, :HALF_SIZE]
+    halves[1::2] = crops[:, ::-1, : HALF_SIZE - 1 : -1]
+    return halves
+
+
+def preprocess_halves(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """Model input for N crops: float32 (2N, 3, 64, 64) in 0..1, BGR channel order."""
+    halves = split_halves(crops)
+    return np.ascontiguousarray(halves.transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
+
+
+def softmax(logits: NDArray[np.float32]) -> NDArray[np.float64]:
+    """Row-wise softmax, stable for large logits."""
+    shifted = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return np.asarray(exp / exp.sum(axis=1, keepdims=True), np.float64)
+
+
+def postprocess(logits: NDArray[np.float32]) -> list[TileRead]:
+    """Calibrated logits (2N, 20), halves in preprocess order -> one TileRead per crop."""
+    if logits.ndim != 2 or logits.shape[1] != NUM_CLASSES or len(logits) % 2:
+        raise ValueError(f"logits must have shape (2N, {NUM_CLASSES}), got {logits.shape}")
+    probs = softmax(logits)
+    pip_probs = probs[:, :NOT_A_HALF]
+    counts = pip_probs.argmax(axis=1)
+    best = pip_probs[np.arange(len(probs)), counts]
+    face_up = 1.0 - probs[:, NOT_A_HALF]
+    reads: list[TileRead] = []
+    for tile in range(len(logits) // 2):
+        first, second = 2 * tile, 2 * tile + 1
+        a, b = int(counts[first]), int(counts[second])
+        reads.append(
+            TileRead(
+                pips=(max(a, b), min(a, b)),
+                confidence=float(best[first] * best[second]),
+                is_tile=float(face_up[first] * face_up[second]),
+            )
+        )
+    return reads
+
+
+class HalfReader:
+    """Owns the ONNX Runtime session of the half reader."""
+
+    def __init__(self, model_path: Path = DEFAULT_HALF_MODEL, threads: int = 1) -> None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"half-reader model not found: {path}")
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self._session.get_inputs()[0].name
+
+    def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+        """Calibrated logits (2N, 20) of the crops' halves."""
+        if len(crops) == 0:
+            return np.zeros((0, NUM_CLASSES), np.float32)
+        batch = preprocess_halves(crops)
+        (output,) = self._session.run(None, {self._input: batch})
+        return np.asarray(output, np.float32)
+
+    def read(self, crops: NDArray[np.uint8]) -> list[TileRead]:
+        """Read every crop in one model call."""
+        if isinstance(crops, np.ndarray) and crops.ndim == 4 and len(crops) == 0:
+            return []
+        return postprocess(self.logits(crops))

@@ -186,19 +186,24 @@ def build_state(
     placed: list[tuple[str, list[Tile]]] = [("table.engine", [Tile(engine, engine)])]
     placed.extend((f"the hand of {seat}", hand) for seat, hand in hands.items())
     trains = _opt(table, "trains", "table.", dict, {})
+    seat_index = {seat: i for i, seat in enumerate(seats)}
     for name, spec in trains.items():
+        train = seat_index.get(name, -99) if isinstance(name, str) else -99
+        if train == -99:
+            train = _train_id(name, seats, f"table.trains.{name}")
         field = f"table.trains.{name}"
-        train = _train_id(name, seats, field)
         if train == MEXICAN2 and rules.mexican_trains == 1:
             raise QueryError(f"{field}: only one Mexican Train is allowed under these rules")
         if not isinstance(spec, dict):
             raise QueryError(f'{field}: expected an object such as {{"end": 7}}')
-        marker = _opt(spec, "marker", field + ".", bool, False)
+        marker = spec.get("marker", False)
+        if type(marker) is not bool:
+            marker = _opt(spec, "marker", field + ".", bool, False)
         if train >= 0:
             state.markers[train] = marker
         if "tiles" in spec:
             tiles = _tiles(spec["tiles"], field + ".tiles", set_max)
-            placed.append((field + ".tiles", tiles))
+            placed.append((field, tiles))
             bad = state.place_chain(train, tiles)
             if bad >= 0:
                 raise QueryError(

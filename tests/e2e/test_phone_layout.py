@@ -56,7 +56,6 @@ def test_eight_player_scoresheet_does_not_scroll_sideways(
     expect(page.get_by_role("button", name="Save round 13")).to_be_visible()
     open_all_details(page)
     assert_no_sideways_scroll(page)
-    page.screenshot(path=screenshot_dir / "scoresheet-8-players-360px.png", full_page=True)
     page.screenshot(path=screenshot_dir / "scoresheet-8-players-360px-first-screen.png")
     page.get_by_role("table", name=re.compile("Points per round")).screenshot(
         path=screenshot_dir / "scoresheet-8-players-360px-table.png"

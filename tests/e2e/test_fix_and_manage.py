@@ -169,3 +169,36 @@ def test_a_round_can_be_entered_with_the_keyboard_alone(page: Page, table_api: T
     page.keyboard.press("Enter")
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
     expect(totals_row(page)).to_have_text(["12", "0", "7"])
+
+
+def test_tiles_picked_on_a_stale_page_are_kept_and_can_be_saved_again(
+    page: Page, table_api: TableApi
+) -> None:
+    """Another phone saves while tiles are being picked: told, picks kept, second save works."""
+    created = table_api.create_game(PLAYERS)
+    page.goto(created["edit_url"])
+    page.get_by_role("link", name="Pick Bob's tiles").click()
+    for tile in ("9 3", "5 5"):
+        page.get_by_role("checkbox", name=tile, exact=True).check()
+    table_api.put_round(created, 1, {"Ann": {"points": 7}, "Cy": {"points": 3}})
+
+    page.get_by_role("button", name="Save Bob's tiles").click()
+    expect(page.get_by_role("alert")).to_have_text(re.compile("changed on another device"))
+    for tile in ("9 3", "5 5"):
+        expect(page.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+
+    page.get_by_role("button", name="Save Bob's tiles").click()
+    expect(page.get_by_text("Bob's tiles saved for round 1: 22 points.")).to_be_visible()
+    # The other phone's scores for Ann and Cy were not thrown away by Bob's tiles.
+    expect(totals_row(page)).to_have_text(["7", "22", "3"])
+
+
+def test_picking_no_tiles_means_the_player_went_out(page: Page, table_api: TableApi) -> None:
+    """An empty hand saved from the tile grid scores 0 and is marked as went out."""
+    created = table_api.create_game(PLAYERS)
+    page.goto(created["edit_url"])
+    page.get_by_role("link", name="Pick Cy's tiles").click()
+    expect(page.get_by_text("0 tiles picked, 0 pips before the blank rule.")).to_be_visible()
+    page.get_by_role("button", name="Save Cy's tiles").click()
+    expect(page.get_by_text("Cy's tiles saved for round 1: 0 points.")).to_be_visible()
+    expect(page.get_by_role("group", name="Cy").get_by_label("Went out")).to_be_checked()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -38,3 +39,23 @@ def test_follower_hears_new_standings_and_learns_the_game_was_deleted(
         viewer.get_by_role("status").filter(has_text="This game has been deleted.")
     ).to_be_visible(timeout=LIVE_UPDATE_MS)
     assert viewer.evaluate("window.e2eNeverReloaded") is True
+
+
+def test_read_only_pages_never_reveal_the_edit_token(
+    page: Page, new_context: Callable[[], BrowserContext], table_api: TableApi
+) -> None:
+    """Anyone with the view link, or the bare game address, sees scores but no way to edit."""
+    created = table_api.create_game(["Ann", "Bob"])
+    table_api.put_round(created, 1, {"Ann": {"points": 4}, "Bob": {"points": 0, "went_out": True}})
+    stranger = new_context().new_page()
+    game_page = created["view_url"].removesuffix("/view")
+    for url in (created["view_url"], game_page, "/"):
+        stranger.goto(url)
+        stranger.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert created["edit_token"] not in stranger.content()
+        expect(
+            stranger.get_by_role("button", name=re.compile("Save round|Undo|Delete"))
+        ).to_have_count(0)
+    expect(totals_row(stranger)).to_have_count(0)  # the home page has no scoresheet
+    stranger.goto(game_page)
+    expect(totals_row(stranger)).to_have_text(["4", "0"])

@@ -380,13 +380,17 @@ def divider_strength(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> floa
     inner = face[height // 6 : height - height // 6, :].astype(np.float32)
     body = float(np.median(inner))
     spread = float(np.median(np.abs(inner - body))) + 3.0
-    threshold = max(4.0 * spread, 18.0)
+    threshold = max(3.0 * spread, 12.0)
     middle = inner[:, width // 2 - 10 : width // 2 + 10]
     best = 0.0
     for sign in (1.0, -1.0):
         contrast = sign * (body - middle)
-        # The bar runs along the short axis: most rows have a marked pixel near the middle.
-        row_marked = contrast.max(axis=1) > threshold
+        # The bar runs along the short axis: most rows have a marked pixel near the middle,
+        # and the mark is thin there (the gap between two round pips widens away from the
+        # point where they come closest, so it fails this).
+        marked = contrast > threshold
+        thin = marked.sum(axis=1) <= (3 * middle.shape[1]) // 4
+        row_marked = marked.any(axis=1) & thin
         best = max(best, float(row_marked.mean()))
     return best
 

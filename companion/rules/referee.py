@@ -186,23 +186,29 @@ def build_state(
     placed: list[tuple[str, list[Tile]]] = [("table.engine", [Tile(engine, engine)])]
     placed.extend((f"the hand of {seat}", hand) for seat, hand in hands.items())
     trains = _opt(table, "trains", "table.", dict, {})
-    seat_index = {seat: i for i, seat in enumerate(seats)}
+    names: dict[str, TrainId] = {seat: i for i, seat in enumerate(seats)}
+    names["mexican"] = MEXICAN
+    names["mexican2"] = MEXICAN2
+    markers = state.markers
     for name, spec in trains.items():
-        train = seat_index.get(name, -99) if isinstance(name, str) else -99
+        train = names.get(name, -99)
         if train == -99:
             train = _train_id(name, seats, f"table.trains.{name}")
-        field = f"table.trains.{name}"
         if train == MEXICAN2 and rules.mexican_trains == 1:
-            raise QueryError(f"{field}: only one Mexican Train is allowed under these rules")
-        if not isinstance(spec, dict):
-            raise QueryError(f'{field}: expected an object such as {{"end": 7}}')
+            raise QueryError(
+                f"table.trains.{name}: only one Mexican Train is allowed under these rules"
+            )
+        if type(spec) is not dict:
+            raise QueryError(f'table.trains.{name}: expected an object such as {{"end": 7}}')
         marker = spec.get("marker", False)
         if type(marker) is not bool:
-            marker = _opt(spec, "marker", field + ".", bool, False)
+            raise QueryError(f"table.trains.{name}.marker: expected true or false")
         if train >= 0:
-            state.markers[train] = marker
-        if "tiles" in spec:
-            tiles = _tiles(spec["tiles"], field + ".tiles", set_max)
+            markers[train] = marker
+        tiles_raw = spec.get("tiles")
+        if tiles_raw is not None:
+            field = f"table.trains.{name}"
+            tiles = _tiles(tiles_raw, field + ".tiles", set_max)
             placed.append((field, tiles))
             bad = state.place_chain(train, tiles)
             if bad >= 0:
@@ -210,12 +216,15 @@ def build_state(
                     f"{field}.tiles[{bad}]: {tiles[bad]} does not match the train's end"
                 )
         elif "end" in spec:
-            end = _count(spec, "end", field + ".")
-            if end > set_max:
-                raise QueryError(f"{field}.end: {end} is not on a double-{set_max} set")
+            end = spec["end"]
+            if type(end) is not int or not 0 <= end <= set_max:
+                raise QueryError(
+                    f"table.trains.{name}.end: expected a number from 0 to {set_max}, "
+                    f"got {json.dumps(end)}"
+                )
             state.start_with_end(train, end)
-        elif _opt(spec, "started", field + ".", bool, False):
-            raise QueryError(f'{field}: a started train needs "tiles" or "end"')
+        elif _opt(spec, "started", f"table.trains.{name}.", bool, False):
+            raise QueryError(f'table.trains.{name}: a started train needs "tiles" or "end"')
     every = [tile for _, tiles in placed for tile in tiles]
     if len(set(every)) != len(every):
         _report_duplicate(placed)

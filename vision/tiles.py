@@ -94,6 +94,16 @@ def candidate_tiles(small_bgr: NDArray[np.uint8]) -> list[Candidate]:
         mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
         mask[1:-1, 1:-1] = 255 - edges
         _collect(mask, gray, seen, candidates, regions)
+    # Locally brighter than their surroundings: faces next to their own shaded sides and
+    # shadows, whatever the overall brightness of the table.
+    for block in (51, 151):
+        for source in (gray, bright_yellow_of(smooth, gray)):
+            local = cv2.adaptiveThreshold(
+                source, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -4
+            )
+            mask = np.zeros((height + 2, width + 2), dtype=np.uint8)
+            mask[1:-1, 1:-1] = _u8(local)
+            _collect(mask, gray, seen, candidates, regions)
     # Tiles in one photo are about the same size, so the separate tiles found so far say
     # how many tiles a merged row or grid holds.
     singles = select_tiles(candidates)
@@ -117,10 +127,20 @@ def _search_channels(smooth: NDArray[np.uint8], gray: NDArray[np.uint8]) -> list
     whiteness = _u8(np.min(smooth, axis=2))
     lab = _u8(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB))
     yellowness = _u8(lab[:, :, 2])
-    # Ivory faces on white paper differ from the paper only in hue and from their own
-    # shaded sides only in brightness: a pixel both yellowish and bright is face.
-    bright_yellow = np.minimum(_stretch(yellowness), _stretch(gray))
-    return [gray, whiteness, yellowness, bright_yellow, np.asarray(255 - gray, dtype=np.uint8)]
+    return [
+        gray,
+        whiteness,
+        yellowness,
+        bright_yellow_of(smooth, gray),
+        np.asarray(255 - gray, dtype=np.uint8),
+    ]
+
+
+def bright_yellow_of(smooth: NDArray[np.uint8], gray: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Ivory faces on white paper differ from the paper only in hue and from their own
+    shaded sides only in brightness: a pixel both yellowish and bright is face."""
+    yellowness = _u8(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB))[:, :, 2]
+    return _u8(np.minimum(_stretch(_u8(yellowness)), _stretch(gray)))
 
 
 def _stretch(channel: NDArray[np.uint8]) -> NDArray[np.uint8]:

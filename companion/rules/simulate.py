@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -289,8 +290,10 @@ def simulate(
     players: int | None = None,
     check: bool = True,
     games: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
-    """Plays ``rounds`` rounds (or ``rounds`` games) and summarises them."""
+    """Plays ``rounds`` rounds (or ``rounds`` games) and summarises them; ``progress`` is
+    called with (rounds so far, failures so far) every 5,000."""
     rng = random.Random(seed)
     reasons: Counter[str] = Counter()
     failures: list[str] = []
@@ -316,6 +319,8 @@ def simulate(
             reasons[result.reason.value if result.reason else "unfinished"] += 1
             for failure in result.failures:
                 failures.append(f"#{number} {failure} [rules {rules.to_json()}]")
+        if progress is not None and (number + 1) % 5000 == 0:
+            progress(number + 1, len(failures))
     elapsed = time.perf_counter() - started
     return {
         "rounds": played_rounds,
@@ -337,7 +342,11 @@ def run_cli(rounds: int, seed: int, preset: str | None, players: int | None, gam
     if preset not in (None, "mixed") and preset not in PRESETS:
         print(f"unknown preset {preset!r}; known: {', '.join(sorted(PRESETS))} or mixed")
         return 2
-    summary = simulate(rounds, seed, preset=preset, players=players, games=games)
+
+    def report(done: int, failed: int) -> None:
+        print(f"... {done} done, {failed} invariant failures", file=sys.stderr, flush=True)
+
+    summary = simulate(rounds, seed, preset=preset, players=players, games=games, progress=report)
     for key, value in summary.items():
         if key == "first_failures":
             for line in value:  # type: ignore[attr-defined]

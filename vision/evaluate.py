@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.decode import PhotoError, decode_photo
-from vision.pipeline import HandReader
+from vision.pipeline import READ_LONG_SIDE, HandReader
 from vision.tiles import find_tiles
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
@@ -143,7 +143,7 @@ def evaluate(photos_dir: Path, *, finder_only: bool = False, threads: int = 1) -
         started = time.perf_counter()
         try:
             if reader is None:
-                quads = find_tiles(decode_photo(data).pixels)
+                quads = find_tiles(decode_photo(data, min_long_side=READ_LONG_SIDE).pixels)
                 got: tuple[Pair, ...] = tuple((-1, -1) for _ in quads)
             else:
                 got = tuple(tile.pips for tile in reader.read(data).tiles)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import warnings
 from dataclasses import dataclass
 
@@ -82,7 +83,7 @@ def decode_photo(
                     factor = max(image.size) / min_long_side
                     if factor >= 2.0:
                         target = (image.size[0] / factor, image.size[1] / factor)
-                        image.draft("RGB", (int(target[0]) + 1, int(target[1]) + 1))
+                        image.draft("RGB", (math.ceil(target[0]), math.ceil(target[1])))
                 image.load()
                 loaded_size = image.size
                 upright = ImageOps.exif_transpose(image)

@@ -346,11 +346,12 @@ def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def _edge_lengths(quad: NDArray[np.float32]) -> NDArray[np.float64]:
-    return np.asarray(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1), dtype=np.float64)
+    steps = (quad[[1, 2, 3, 0]] - quad).astype(np.float64)
+    return np.asarray(np.sqrt((steps * steps).sum(axis=1)), dtype=np.float64)
 
 
 def _quad_aspect(quad: NDArray[np.float32]) -> float:
-    edges = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    edges = _edge_lengths(quad)
     first = (edges[0] + edges[2]) / 2.0
     second = (edges[1] + edges[3]) / 2.0
     shorter = min(first, second)
@@ -377,12 +378,8 @@ def order_corners(quad: NDArray[np.float32]) -> NDArray[np.float32]:
     clockwise = points[np.argsort(angles)]
     start = int(np.argmin(clockwise[:, 0] + clockwise[:, 1]))
     clockwise = np.roll(clockwise, -start, axis=0)
-    first = np.linalg.norm(clockwise[1] - clockwise[0]) + np.linalg.norm(
-        clockwise[3] - clockwise[2]
-    )
-    second = np.linalg.norm(clockwise[2] - clockwise[1]) + np.linalg.norm(
-        clockwise[0] - clockwise[3]
-    )
+    edges = _edge_lengths(clockwise)
+    first, second = edges[0] + edges[2], edges[1] + edges[3]
     if first < second:
         clockwise = np.roll(clockwise, -1, axis=0)
     return np.ascontiguousarray(clockwise, dtype=np.float32)

@@ -18,14 +18,15 @@ from vision.synth import MAX_PIPS, render_tile_crop
 NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2
 DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_VERSION = 3  # bump when vision.synth changes what it draws, so stale caches go unused
 
 # Share of crops of each kind; most are face-up tiles.
-_KIND_WEIGHTS = {"face": 0.82, "back": 0.06, "background": 0.06, "straddle": 0.06}
+_KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.03}
 
 
 def _half_count(rng: np.random.Generator) -> int:
     """Pip counts of one half: 0..12 (the sets people own) most of the time, up to 18 sometimes."""
-    if rng.random() < 0.88:
+    if rng.random() < 0.94:
         return int(rng.integers(0, 13))
     return int(rng.integers(13, MAX_PIPS + 1))
 
@@ -52,7 +53,7 @@ def _chunk(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _chunk_file(first_seed: int, count: int) -> Path:
-    return DATA_DIR / f"halves_{first_seed}_{count}.npz"
+    return DATA_DIR / f"halves_v{DATA_VERSION}_{first_seed}_{count}.npz"
 
 
 def chunk_jobs(first_seed: int, count: int, chunk: int = 1000) -> list[tuple[int, int]]:

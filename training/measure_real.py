@@ -35,12 +35,44 @@ def _agreement(found: tuple[int, int], label: tuple[int, int]) -> int:
     return max(int(a == c) + int(b == d), int(a == d) + int(b == c))
 
 
+def _found_crops(photos_dir: Path, cache: Path | None) -> dict[str, np.ndarray]:
+    """The pipeline finder's rectified crops for every labelled photo."""
+    if cache is not None and cache.exists():
+        with np.load(cache) as stored:
+            return {name: stored[name] for name in stored.files}
+    manifest = json.loads((photos_dir / "manifest.json").read_text())
+    found: dict[str, np.ndarray] = {}
+    for entry in manifest:
+        if entry.get("tiles") is None:
+            continue
+        try:
+            data = (photos_dir / entry["file"]).read_bytes()
+            photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
+        except PhotoError:
+            continue
+        quads = find_tiles(photo.pixels)
+        found[entry["file"]] = (
+            rectify_tiles(photo.pixels, quads) if quads else np.zeros((0, 64, 128, 3), np.uint8)
+        )
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, **found)  # type: ignore[arg-type]
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=DEFAULT_HALF_MODEL)
     parser.add_argument("--photos", type=Path, default=PHOTOS)
     parser.add_argument("--sheet", type=Path, default=None, help="write wrong crops here")
+    parser.add_argument(
+        "--crops-cache",
+        type=Path,
+        default=None,
+        help="reuse the finder's crops from this .npz (written on the first run)",
+    )
     args = parser.parse_args(argv)
+    crops_by_photo = _found_crops(args.photos, args.crops_cache)
 
     reader = HalfReader(args.model)
     manifest = json.loads((args.photos / "manifest.json").read_text())
@@ -55,16 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         labels = [(max(t), min(t)) for t in entry["tiles"]]
         partial = [(max(t), min(t)) for t in entry.get("partial_tiles") or []]
         labelled += len(labels)
-        try:
-            photo = decode_photo(
-                (args.photos / entry["file"]).read_bytes(), min_long_side=READ_LONG_SIDE
-            )
-        except PhotoError:
+        crops = crops_by_photo.get(entry["file"])
+        if crops is None or len(crops) == 0:
             continue
-        quads = find_tiles(photo.pixels)
-        if not quads:
-            continue
-        crops = rectify_tiles(photo.pixels, quads)
         reads = reader.read(crops)
         kept = [(crop, r) for crop, r in zip(crops, reads, strict=True) if r.is_tile >= MIN_IS_TILE]
         found_total += len(kept)

@@ -268,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     ece_after = _expected_calibration_error(F.softmax(val_logits / temperature, 1), val_y)
     print(f"temperature {temperature:.3f}; ECE {ece_before:.4f} -> {ece_after:.4f}", flush=True)
 
+    runs = Path(__file__).resolve().parent / "runs"
+    runs.mkdir(exist_ok=True)
+    torch.save(net.state_dict(), runs / f"halves_seed{args.seed}_{int(time.time())}.pt")
     calibrated = Calibrated(net, temperature).eval()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     example = torch.zeros(2, 3, 64, 64)

@@ -256,12 +256,12 @@ def random_style(rng: np.random.Generator, family: str | None = None) -> TileSty
         back=(back[0], back[1], back[2]),
         pip_colours=tuple(pips),
         divider=(divider[0], divider[1], divider[2]),
-        divider_width=float(rng.uniform(0.015, 0.05)),
-        divider_length=float(rng.uniform(0.6, 0.96)),
+        divider_width=float(rng.uniform(0.015, 0.13)),
+        divider_length=float(rng.uniform(0.6, 1.0)),
         spinner=bool(rng.random() < 0.3),
         corner_radius=float(rng.uniform(0.04, 0.2)),
-        pip_scale=float(rng.uniform(0.8, 1.2)),
-        layout_spread=float(rng.uniform(0.85, 1.08)),
+        pip_scale=float(rng.uniform(0.8, 1.45)),
+        layout_spread=float(rng.uniform(0.85, 1.35)),
         engraved=bool(rng.random() < 0.5),
         aspect=float(rng.uniform(1.9, 2.08)),
         thickness=float(rng.uniform(0.18, 0.38)),
@@ -317,13 +317,17 @@ def _draw_pips(
     points, radius = pip_layout(count)
     if count == 0:
         return
-    points = (points - 0.5) * style.layout_spread
+    r_unit = radius * style.pip_scale
+    reach = float(np.abs(points - 0.5).max()) if count > 1 else 0.0
+    # Sets differ in how far pips spread; they never run off the half.
+    spread = min(style.layout_spread, (0.53 - r_unit) / reach) if reach else 1.0
+    points = (points - 0.5) * spread
     if style.rotate_layouts:
         points = points[:, ::-1]
     if rng.random() < 0.5:  # some sets mirror their diagonal layouts
         points = points * np.array([-1.0, 1.0], dtype=np.float32)
     points = points + 0.5 + rng.normal(0, 0.008, points.shape)
-    r_px = radius * size * style.pip_scale
+    r_px = r_unit * size
     colour = np.array(style.pip_colours[count], dtype=np.float64)
     shift = 4
     for px, py in points:
@@ -1056,7 +1060,7 @@ def render_tile_crop(
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
     aspect = tile_style.aspect
-    unit_px = float(math.exp(rng.uniform(math.log(18), math.log(80))))
+    unit_px = float(math.exp(rng.uniform(math.log(26), math.log(80))))
     focal = unit_px * rng.uniform(8, 14)
     camera = _make_camera(rng, focal, (0.0, 0.0), unit_px, 45.0)
 
@@ -1142,6 +1146,15 @@ def render_tile_crop(
     image = _camera_effects(lit, rng, strength=rng.uniform(0.3, 1.0))
 
     short_side = float(np.linalg.norm(quad[1] - quad[2]))
+    centre = quad.mean(axis=0)
+    if rng.random() < 0.3:  # finders also miss the tile's angle and size a little
+        turn = math.radians(rng.normal(0, 5))
+        rotation = np.array(
+            [[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]], np.float32
+        )
+        quad = (quad - centre) @ rotation.T + centre
+    if rng.random() < 0.4:
+        quad = (quad - centre) * np.float32(rng.uniform(0.93, 1.1)) + centre
     scale = jitter if rng.random() < 0.85 else jitter * 2.5
     quad = quad + rng.normal(0, scale * short_side, quad.shape).astype(np.float32)
     return rectify_quad(image, quad)

@@ -48,22 +48,21 @@ def test_listed_tiles_are_inside_and_well_formed(seed: int) -> None:
         assert edges[0] > edges[1] and edges[2] > edges[3], "first edge must be a long one"
 
 
-def test_listed_corners_sit_on_a_tile_face() -> None:
-    """A bright face-up tile body must fill the inside of its listed outline."""
-    scene = render_scene(5, size=(800, 600), n_tiles=(3, 3), style="white_black")
-    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+@pytest.mark.parametrize("seed", [5, 6])
+def test_listed_corners_sit_on_a_tile_face(seed: int) -> None:
+    """Inside a listed outline: a light tile body with dark pips and divider on it."""
+    scene = render_scene(seed, size=(800, 600), n_tiles=(3, 3), style="white_black")
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(float)
     for tile in scene.tiles:
-        inner = tile.corners.mean(axis=0) + 0.8 * (tile.corners - tile.corners.mean(axis=0))
-        mask = np.zeros(gray.shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 1)
-        outer = np.zeros(gray.shape, np.uint8)
-        grown = tile.corners.mean(axis=0) + 1.6 * (tile.corners - tile.corners.mean(axis=0))
-        cv2.fillConvexPoly(outer, np.round(grown).astype(np.int32), 1)
-        ring = (outer > 0) & (mask == 0)
-        face_median = float(np.median(gray[mask > 0]))
-        # The face is light and not identical to its surroundings.
-        assert face_median > 90
-        assert abs(face_median - float(np.median(gray[ring]))) > 3
+        centre = tile.corners.mean(axis=0)
+        inner = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(
+            inner, np.round(centre + 0.85 * (tile.corners - centre)).astype(np.int32), 1
+        )
+        face = gray[inner > 0]
+        body, marks = np.percentile(face, 75), np.percentile(face, 3)
+        # Exposure scales both, so compare them as a ratio.
+        assert body > 1.4 * marks + 5
 
 
 def _count_blobs(half: np.ndarray) -> int:

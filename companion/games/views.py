@@ -9,6 +9,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -16,9 +17,12 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
+from .. import photos
 from ..links import public_url
+from ..photos import PhotoTiles
 from ..rules import PRESETS, Tile, full_set, max_hand_points
 from . import access, ruleform, service
 from .models import Game
@@ -204,6 +208,8 @@ def render_sheet(
         value_label=ruleform.value_label,
         changes=service.history(game),
         short_rounds=ruleform.SHORT_GAME_ROUNDS,
+        photo_reading=editable and photos.reading_available(),
+        max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
 
 
@@ -320,10 +326,7 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
     """Pick the tiles left in one player's hand; the engine scores them under the rules."""
     game = editable_game(game_id)
     view = service.view_game(game)
-    if not 1 <= n <= len(view.rounds):
-        raise service.RoundNotFound(f"This game has no round {n}.")
-    if not 0 <= seat < len(view.players):
-        raise service.ValidationFailed("There is no player in that seat.", "seat")
+    round_and_seat(view, n, seat)
     name = view.players[seat]
     round_ = view.rounds[n - 1]
     entry = round_.entries.get(name, {})
@@ -357,19 +360,105 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 points = service.view_game(game).rounds[n - 1].points[name]
                 flash(f"{name}'s tiles saved for round {n}: {points} points.")
                 return redirect(url_for("games.sheet", game_id=game.id, round=n))
+    return render_picker(game, view, n, seat, chosen, marker, errors, status)
+
+
+def render_picker(
+    game: Game,
+    view: GameView,
+    n: int,
+    seat: int,
+    chosen: set[str],
+    marker: bool,
+    errors: dict[str, str],
+    status: int = 200,
+    photo: PhotoTiles | None = None,
+) -> tuple[str, int]:
+    """Render the tile picker for one player's hand (pre-filled from a photo when given)."""
     return render_template(
         "games/tiles.html",
         game=game,
         view=view,
         n=n,
         seat=seat,
-        name=name,
-        engine=round_.engine,
+        name=view.players[seat],
+        engine=view.rounds[n - 1].engine,
         tiles=sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low)),
         chosen=chosen,
         marker=marker,
         errors=errors,
+        photo=photo,
     ), status
+
+
+def round_and_seat(view: GameView, n: int, seat: int) -> None:
+    """Refuse a round or seat the game doesn't have."""
+    if not 1 <= n <= len(view.rounds):
+        raise service.RoundNotFound(f"This game has no round {n}.")
+    if not 0 <= seat < len(view.players):
+        raise service.ValidationFailed("There is no player in that seat.", "seat")
+
+
+@bp.post("/<game_id>/rounds/<int:n>/tiles/<int:seat>/photo")
+def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
+    """Read a photo of one player's tiles and show them in the picker to confirm or fix.
+
+    Nothing is saved here: the picker's own save does that once the player has checked the
+    tiles. On a bad photo the round form comes back as it was sent, the error by the field.
+    """
+    game = editable_game(game_id)
+    view = service.view_game(game)
+    round_and_seat(view, n, seat)
+    field = f"photo-{seat}"
+    upload = request.files.get(field)
+    try:
+        if upload is None or not upload.filename:
+            raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
+        found = photos.read_photo(upload.read())
+    except photos.PhotoUnreadable as error:
+        _raw_scores, _errors, shown = scores_from_form(game)
+        status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
+        return render_sheet(
+            game,
+            editable=True,
+            form_round=n,
+            form_values=shown,
+            errors={field: error.message},
+            status=status,
+        )
+    reading = photos.tiles_for_picker(found, view.rules)
+    marker = request.form.get(f"marker-{seat}") is not None
+    chosen = {str(tile) for tile in reading.tiles}
+    return render_picker(game, view, n, seat, chosen, marker, {}, photo=reading)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def upload_too_large(error: RequestEntityTooLarge) -> tuple[Any, int]:
+    """A photo over the size limit: say so next to the photo field, not on an error page."""
+    from ..errors import FRIENDLY_DEFAULTS, error_response  # errors imports this package
+
+    args = request.view_args or {}
+    if request.endpoint != "games.read_photo":
+        return error_response(413, FRIENDLY_DEFAULTS[413])
+    limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+    shown_limit = f"{limit // 2**20} MB" if limit >= 2**20 else f"{-(-limit // 1024)} kB"
+    message = (
+        f"This photo is too large to send (the limit is {shown_limit}). "
+        "Take it again at a lower resolution or choose a smaller file."
+    )
+    try:
+        game = editable_game(str(args.get("game_id")))
+    except ServiceError as refused:
+        return error_response(refused.status, refused.message, refused.field)
+    # The request body was refused unread, so what was typed comes back from the stored round
+    # (and the page script restores the unsaved draft).
+    return render_sheet(
+        game,
+        editable=True,
+        form_round=int(args.get("n", 0)) or None,
+        errors={f"photo-{args.get('seat', 0)}": message},
+        status=413,
+    )
 
 
 @bp.post("/<game_id>/undo")

@@ -58,8 +58,42 @@
     }
     form.addEventListener("input", save);
     form.addEventListener("change", save);
-    form.addEventListener("submit", function () {
+    form.addEventListener("submit", function (event) {
+      /* Reading a photo only leads to the tile picker; the draft is still needed after it. */
+      if (event.submitter && event.submitter.classList.contains("photo-read")) return;
       try { window.sessionStorage.removeItem(key); } catch (error) { /* ignore */ }
+    });
+  });
+
+  /* Round entry: a chosen photo is sent at once (the "Read" button is for pages without this
+     script); one over the upload limit is refused here, before a long upload. */
+  document.querySelectorAll(".photo-field input[type=file]").forEach(function (input) {
+    var field = input.closest(".photo-field");
+    var button = field.querySelector(".photo-read");
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file || !button) return;
+      var errorId = input.id + "-error";
+      var old = document.getElementById(errorId);
+      if (old) old.remove();
+      var limit = Number(input.dataset.maxBytes || 0);
+      if (limit && file.size > limit) {
+        var message = document.createElement("p");
+        message.className = "field-error";
+        message.id = errorId;
+        message.setAttribute("role", "alert");
+        message.textContent = "This photo is too large to send (the limit is " +
+          Math.round(limit / (1024 * 1024)) + " MB). Take it again at a lower resolution " +
+          "or choose a smaller file.";
+        field.insertAdjacentElement("afterend", message);
+        input.setAttribute("aria-describedby", errorId);
+        input.setAttribute("aria-invalid", "true");
+        input.value = "";
+        return;
+      }
+      field.classList.add("reading");
+      button.textContent = "Reading the photo…";
+      if (input.form.requestSubmit) input.form.requestSubmit(button); else button.click();
     });
   });
 

@@ -46,12 +46,10 @@ def test_clear_a_round_then_undo_brings_it_back(page: Page, two_rounds_in: dict[
 
     page.get_by_role("link", name="Edit round 1", exact=True).click()
     page.get_by_role("button", name="Clear round 1").click()
-    expect(page.get_by_text("Round 1 cleared.")).to_be_visible()
     assert asked == ["Clear every score of round 1?"]
     expect(totals_row(page)).to_have_text(["20", "0", "6"])
 
     page.get_by_role("button", name="Undo last change").click()
-    expect(page.get_by_text("The last change was undone.")).to_be_visible()
     expect(totals_row(page)).to_have_text(["20", "14", "15"])
 
 
@@ -160,6 +158,7 @@ def test_a_round_can_be_entered_with_the_keyboard_alone(page: Page, table_api: T
     # Each player's controls come before the next player's: seat order, as at the table.
     tab_to(page.get_by_role("group", name="Ann").get_by_label("Went out"), most=1)
     tab_to(page.get_by_role("link", name="Pick Ann's tiles"), most=1)
+    tab_to(page.get_by_label("Photograph Ann's tiles"), most=1)
     tab_to(page.get_by_label("Points for Bob"), most=1)
     page.keyboard.press("Tab")
     page.keyboard.press("Space")  # Bob went out
@@ -167,7 +166,6 @@ def test_a_round_can_be_entered_with_the_keyboard_alone(page: Page, table_api: T
     tab_to(page.get_by_label("Points for Cy"))
     page.keyboard.type("7")
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
     expect(totals_row(page)).to_have_text(["12", "0", "7"])
 
 

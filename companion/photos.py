@@ -1,0 +1,147 @@
+"""Photo scoring: read the tiles left in a hand from a photo, for the tile picker to show.
+
+Nothing here stores the photo: the bytes are read once in the request and dropped.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flask import current_app
+
+from .rules import Rules, Tile, score_hand
+
+if TYPE_CHECKING:
+    from vision.pipeline import HandReader
+
+CHECK_BELOW = 0.9
+"""Tiles read with less confidence than this are marked "check this tile"."""
+
+UNAVAILABLE_MESSAGE = (
+    "Photo reading is not available on this server (its tile-reading model is missing). "
+    "Pick the tiles or type the points instead."
+)
+
+
+class PhotoUnreadable(Exception):
+    """The upload can't be read as a photo of tiles; ``message`` says why, in plain words."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class PhotoReadingUnavailable(PhotoUnreadable):
+    """This server can't read photos (no model file)."""
+
+    def __init__(self) -> None:
+        super().__init__(UNAVAILABLE_MESSAGE)
+
+
+@dataclass(frozen=True)
+class PhotoTiles:
+    """What a photo says about one hand, ready for the tile picker."""
+
+    tiles: tuple[Tile, ...]
+    """Tiles to tick in the picker (each once, only tiles of the game's set)."""
+    unsure: frozenset[str]
+    """Tiles (as "6-3") read with confidence below ``CHECK_BELOW``."""
+    points: int
+    """The ticked tiles scored by the rules engine under the game's rules."""
+    problems: tuple[str, ...]
+    """Things read that the picker can't show (a tile twice, a tile the set lacks)."""
+
+
+def model_path() -> Path:
+    """The half-reader model this app uses (``PHOTO_MODEL_PATH`` overrides the default)."""
+    configured = current_app.config.get("PHOTO_MODEL_PATH")
+    if configured:
+        return Path(configured)
+    from vision.halves import DEFAULT_HALF_MODEL
+
+    return DEFAULT_HALF_MODEL
+
+
+def reading_available() -> bool:
+    """Say whether photos can be read here (the model file is present)."""
+    return model_path().is_file()
+
+
+# One reader per process (its ONNX session is costly to build); gunicorn workers each get one.
+_readers: dict[tuple[Path, int], HandReader] = {}
+_readers_lock = threading.Lock()
+
+
+def _hand_reader(path: Path, max_pixels: int) -> HandReader:
+    from vision.pipeline import HandReader
+
+    key = (path, max_pixels)
+    with _readers_lock:
+        reader = _readers.get(key)
+        if reader is None:
+            candidate = HandReader(model_path=path, threads=1, max_pixels=max_pixels)
+            try:
+                # Load the model now, so a missing or broken file is reported as unavailable
+                # rather than as a failure halfway through a photo.
+                candidate.half_reader  # noqa: B018
+            except Exception as error:  # onnxruntime raises its own exception types
+                current_app.logger.warning("Photo reading unavailable: %s", error)
+                raise PhotoReadingUnavailable() from error
+            _readers[key] = reader = candidate
+    return reader
+
+
+def read_photo(data: bytes) -> list[tuple[Tile, float]]:
+    """Read the face-up tiles in a photo as (tile, confidence) pairs, in reading order."""
+    # vision (numpy, OpenCV, onnxruntime) loads on the first photo, not when the app starts.
+    from vision.decode import MAX_PIXELS, PhotoError, decode_photo
+    from vision.pipeline import READ_LONG_SIDE
+
+    if not data:
+        raise PhotoUnreadable("The photo is empty. Take it again or choose another file.")
+    path = model_path()
+    max_pixels = int(current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
+    try:
+        if not path.is_file():
+            # A broken file still gets its own message, so the player knows what to fix.
+            decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
+            raise PhotoReadingUnavailable()
+        reading = _hand_reader(path, max_pixels).read(data)
+    except PhotoError as error:
+        raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
+    return [(Tile(*tile.pips), tile.confidence) for tile in reading.tiles]
+
+
+def tiles_for_picker(read: list[tuple[Tile, float]], rules: Rules) -> PhotoTiles:
+    """Turn what a photo says into picker ticks, "check this" marks and the hand's score."""
+    kept: dict[Tile, float] = {}
+    twice: set[str] = set()
+    strangers: set[str] = set()
+    for tile, confidence in read:
+        if tile.high > rules.set_max:
+            strangers.add(str(tile))
+        elif tile in kept:
+            twice.add(str(tile))
+            kept[tile] = min(kept[tile], confidence)
+        else:
+            kept[tile] = confidence
+    problems = []
+    if twice:
+        problems.append(
+            f"Read {', '.join(sorted(twice))} twice, but the set has only one of each: "
+            "look for a misread tile."
+        )
+    if strangers:
+        problems.append(
+            f"Read {', '.join(sorted(strangers))}, which a double-{rules.set_max} set "
+            "doesn't have: pick the tile it should be."
+        )
+    unsure = frozenset(
+        str(tile) for tile, confidence in kept.items() if confidence < CHECK_BELOW
+    ) | frozenset(twice)
+    tiles = tuple(kept)
+    points = score_hand(list(tiles), rules, went_out=not tiles).points
+    return PhotoTiles(tiles=tiles, unsure=unsure, points=points, problems=tuple(problems))

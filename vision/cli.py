@@ -85,17 +85,15 @@ def main(
         return 2
     if reader is None:
         reader = HandReader(threads=args.threads)
+    try:
+        # Load the model before the first photo, so no photo's `ms` includes it.
+        reader.half_reader  # noqa: B018
+    except (FileNotFoundError, ImportError) as exc:
+        print(f"python -m vision: error: the tile reader is not available ({exc})", file=sys.stderr)
+        return 2
     failed = False
     for path in args.photos:
-        try:
-            result = score_photo(reader, path, args.blank_scoring)
-        except (FileNotFoundError, ImportError) as exc:
-            # The model file or the reader module is missing: every photo would fail alike.
-            print(
-                f"python -m vision: error: the tile reader is not available ({exc})",
-                file=sys.stderr,
-            )
-            return 2
+        result = score_photo(reader, path, args.blank_scoring)
         failed = failed or "error" in result
         stream.write(json.dumps(result) + "\n")
         stream.flush()

@@ -146,3 +146,15 @@ def test_unknown_blank_rule_is_a_usage_error() -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["score", "x.jpg", "--blank-scoring", "triple"], out=io.StringIO())
     assert exit_info.value.code == 2
+
+
+def test_a_missing_model_is_one_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "table.png"
+    photo.write_bytes(png_bytes(table(120, 160)))
+    out = io.StringIO()
+    reader = HandReader(model_path=tmp_path / "no-such-model.onnx")
+    assert main(["score", str(photo)], out=out, reader=reader) == 2
+    assert out.getvalue() == ""
+    assert "tile reader is not available" in capsys.readouterr().err

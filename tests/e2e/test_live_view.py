@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .helpers import TableApi, totals_row
@@ -59,3 +60,42 @@ def test_read_only_pages_never_reveal_the_edit_token(
     expect(totals_row(stranger)).to_have_count(0)  # the home page has no scoresheet
     stranger.goto(game_page)
     expect(totals_row(stranger)).to_have_text(["4", "0"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="app: the live poller's page refresh pops flashed messages, so 'Round n saved.' can "
+    "vanish (see /work/notes/e2e-findings.md)",
+)
+def test_a_live_refresh_does_not_swallow_the_saved_confirmation(
+    page: Page, table_api: TableApi
+) -> None:
+    """The sheet's own refresh, landing between a save and the page that confirms it, keeps
+    the confirmation (two tabs on one phone, or a slow redirect, give exactly this order)."""
+    created = table_api.create_game(["Ann", "Bob"])
+    page.goto(created["edit_url"])
+    form = page.locator("form").filter(has=page.get_by_role("button", name="Save round 1"))
+    fields: dict[str, str | float | bool] = {
+        "csrf_token": form.locator("input[name=csrf_token]").input_value(),
+        "version": form.locator("input[name=version]").input_value(),
+        "points-0": "5",
+        "points-1": "6",
+    }
+    action = form.get_attribute("action")
+    assert action
+    # The same phone (same cookies) saves the round, as another tab would ...
+    saved = page.context.request.post(action, form=fields, max_redirects=0)
+    assert saved.status == 302
+    # ... the open sheet notices the new version and refreshes itself ...
+    with page.expect_response(
+        lambda r: r.request.resource_type == "fetch" and r.url.endswith(created["id"]),
+        timeout=LIVE_UPDATE_MS * 2,
+    ) as refresh:
+        pass
+    refresh.value.finished()
+    # Its cookie is stored by the time the next poll goes out.
+    with page.expect_response(lambda r: "/api/games/" in r.url, timeout=LIVE_UPDATE_MS * 2):
+        pass
+    # ... and then the redirect after the save is followed.
+    page.goto(saved.headers["location"])
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()

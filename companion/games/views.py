@@ -388,6 +388,8 @@ def render_picker(
         marker=marker,
         errors=errors,
         photo=photo,
+        photo_reading=photos.reading_available(),
+        max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
 
 
@@ -403,21 +405,29 @@ def round_and_seat(view: GameView, n: int, seat: int) -> None:
 def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
     """Read a photo of one player's tiles and show them in the picker to confirm or fix.
 
-    Nothing is saved here: the picker's own save does that once the player has checked the
-    tiles. On a bad photo the round form comes back as it was sent, the error by the field.
+    Sent from the round form or from the picker itself (``?from=picker``). Nothing is saved
+    here: the picker's own save does that once the player has checked the tiles. On a bad photo
+    the form it came from comes back as it was sent, the error by the photo field.
     """
     game = editable_game(game_id)
     view = service.view_game(game)
     round_and_seat(view, n, seat)
     field = f"photo-{seat}"
+    from_picker = request.args.get("from") == "picker"
     upload = request.files.get(field)
     try:
         if upload is None or not upload.filename:
             raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
         found = photos.read_photo(upload.read())
     except photos.PhotoUnreadable as error:
-        _raw_scores, _errors, shown = scores_from_form(game)
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
+        if from_picker:
+            ticked = set(request.form.getlist("tile"))
+            marker = request.form.get("marker") is not None
+            return render_picker(
+                game, view, n, seat, ticked, marker, {"photo": error.message}, status
+            )
+        _raw_scores, _errors, shown = scores_from_form(game)
         return render_sheet(
             game,
             editable=True,
@@ -427,7 +437,7 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
             status=status,
         )
     reading = photos.tiles_for_picker(found, view.rules)
-    marker = request.form.get(f"marker-{seat}") is not None
+    marker = request.form.get("marker" if from_picker else f"marker-{seat}") is not None
     chosen = {str(tile) for tile in reading.tiles}
     return render_picker(game, view, n, seat, chosen, marker, {}, photo=reading)
 
@@ -448,6 +458,14 @@ def upload_too_large(error: RequestEntityTooLarge) -> tuple[Any, int]:
     )
     try:
         game = editable_game(str(args.get("game_id")))
+        if request.args.get("from") == "picker":
+            view = service.view_game(game)
+            n, seat = int(args.get("n", 0)), int(args.get("seat", 0))
+            round_and_seat(view, n, seat)
+            entry = view.rounds[n - 1].entries.get(view.players[seat], {})
+            stored = {str(Tile.from_json(pair)) for pair in entry.get("tiles", [])}
+            marker = bool(entry.get("markers_up"))
+            return render_picker(game, view, n, seat, stored, marker, {"photo": message}, 413)
     except ServiceError as refused:
         return error_response(refused.status, refused.message, refused.field)
     # The request body was refused unread, so what was typed comes back from the stored round

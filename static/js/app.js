@@ -92,7 +92,11 @@
         return;
       }
       field.classList.add("reading");
-      button.textContent = "Reading the photo…";
+      var status = document.createElement("p");
+      status.className = "help";
+      status.setAttribute("role", "status");
+      status.textContent = "Reading the photo… this takes a few seconds.";
+      field.appendChild(status);
       if (input.form.requestSubmit) input.form.requestSubmit(button); else button.click();
     });
   });

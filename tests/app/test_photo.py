@@ -253,6 +253,52 @@ def test_uploads_are_not_stored(client: FlaskClient, app: Flask, game: dict[str,
     assert after <= before
 
 
+def test_picker_offers_the_photo_too(
+    client: FlaskClient, game: dict[str, Any], app: Flask, tmp_path: Path
+) -> None:
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"present")
+    app.config["PHOTO_MODEL_PATH"] = str(model)
+    html = client.get(f"/games/{game['id']}/rounds/1/tiles/1").get_data(as_text=True)
+    assert '<label for="photo-1">Photograph Bob\'s tiles</label>' in html
+    assert f'formaction="/games/{game["id"]}/rounds/1/tiles/1/photo?from=picker"' in html
+
+
+def test_bad_photo_sent_from_the_picker_keeps_the_ticked_tiles(
+    client: FlaskClient, games: GameActions, game: dict[str, Any]
+) -> None:
+    response = client.post(
+        f"/games/{game['id']}/rounds/1/tiles/1/photo?from=picker",
+        data={"tile": ["6-3", "0-0"], "photo-1": (io.BytesIO(b"not a photo"), "a.jpg")},
+        content_type="multipart/form-data",
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Bob's tiles, round 1" in html
+    assert "not an image" in field_error(html, "photo-1")
+    assert ticked_tiles(html) == {"6-3", "0-0"}
+    assert round_one(games, game) == {}
+
+
+def test_photo_too_large_for_the_picker_comes_back_to_the_picker(
+    client: FlaskClient, app: Flask, games: GameActions, game: dict[str, Any]
+) -> None:
+    games.put_round(game, 1, {"Bob": {"tiles": [[5, 4]]}})
+    # Kept under the test client's 500 kB spill-to-disk size: a refused body is never read,
+    # and an unread temporary file would be left open.
+    app.config["MAX_CONTENT_LENGTH"] = 100 * 1024
+    response = client.post(
+        f"/games/{game['id']}/rounds/1/tiles/1/photo?from=picker",
+        data={"photo-1": (io.BytesIO(bytes(200 * 1024)), "big.jpg")},
+        content_type="multipart/form-data",
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 413
+    assert "Bob's tiles, round 1" in html
+    assert "the limit is 100 kB" in field_error(html, "photo-1")
+    assert ticked_tiles(html) == {"5-4"}
+
+
 # --- turning a reading into picker ticks ----------------------------------------------------
 
 

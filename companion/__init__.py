@@ -1,110 +1,17 @@
-"""The Mexican Train table companion (the web app lives here; the rules engine in ``rules``)."""
+"""The Mexican Train table companion: the web app (``companion.app``) and the rules engine."""
 
 from __future__ import annotations
 
-import os
-import secrets
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response
-
-from .extensions import csrf, db, migrate
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MAX_UPLOAD_BYTES = 16 * 1024 * 1024  # phone photos of a hand, HEIC or JPEG
-
-
-def database_url_from_env(instance_path: str) -> str:
-    """Return the database URL: ``DATABASE_URL`` if set, else SQLite in the instance folder."""
-    url = os.environ.get("DATABASE_URL", "").strip()
-    if not url:
-        return "sqlite:///" + os.path.join(instance_path, "companion.sqlite")
-    # Hosts still hand out the old "postgres://" scheme, which SQLAlchemy 2 rejects; psycopg 3
-    # is the driver this project installs.
-    for legacy in ("postgres://", "postgresql://"):
-        if url.startswith(legacy):
-            return "postgresql+psycopg://" + url[len(legacy) :]
-    return url
-
-
-def persistent_secret_key(instance_path: str) -> str:
-    """Return a random secret key kept in the instance folder, creating it on first use.
-
-    Sessions (the owner's edit rights) then survive restarts, and every gunicorn worker reads
-    the same key. O_EXCL makes concurrent first starts agree on one file.
-    """
-    path = os.path.join(instance_path, "secret_key")
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        with open(path, encoding="ascii") as existing:
-            key = existing.read().strip()
-        if key:
-            return key
-        descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC, 0o600)
-    key = secrets.token_hex(32)
-    with os.fdopen(descriptor, "w", encoding="ascii") as new_file:
-        new_file.write(key)
-    return key
-
-
-def add_security_headers(response: Response) -> Response:
-    """Harden every answer; the edit link carries its token, so never leak it as a Referer."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    return response
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create and configure an instance of the table companion."""
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
-    )
-    os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=database_url_from_env(app.instance_path),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
-        MAX_CONTENT_LENGTH=DEFAULT_MAX_UPLOAD_BYTES,
-        # The token lives as long as the session: a phone left on the table for an hour
-        # must still be able to save a round.
-        WTF_CSRF_TIME_LIMIT=None,
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        # FLASK_SECRET_KEY, FLASK_SQLALCHEMY_DATABASE_URI, ... override everything above.
-        app.config.from_prefixed_env()
-        if os.environ.get("SECRET_KEY"):
-            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-    else:
-        app.config.update(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = persistent_secret_key(app.instance_path)
+    # Flask is imported here rather than at package import: `companion.rules` and `vision`
+    # import this package, and must stay free of Flask (and start in milliseconds).
+    from .app import create_app as build_app
 
-    db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
-    csrf.init_app(app)
-
-    from . import errors, templating
-    from .api import bp as api_bp
-    from .games import bp as games_bp
-    from .home import bp as home_bp
-
-    app.register_blueprint(home_bp)
-    app.register_blueprint(games_bp)
-    app.register_blueprint(api_bp)
-    # The API authenticates with a Bearer token in a header, never with the session cookie,
-    # so a forged cross-site request carries no credentials: CSRF protection adds nothing.
-    csrf.exempt(api_bp)
-    errors.init_app(app)
-    app.after_request(add_security_headers)
-    templating.init_app(app)
-    # Keep players in seat order in JSON answers.
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    return app
+    return build_app(test_config)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion import create_app, database_url_from_env, persistent_secret_key
+from companion import create_app
+from companion.app import database_url_from_env, persistent_secret_key
 from companion.extensions import db
 
 

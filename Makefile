@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run test test-postgres lint bench eval-vision train clean
+.PHONY: run test lint bench simulate eval-vision train clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_rules.py
 	$(BIN)/python benchmarks/bench_api.py
 	$(BIN)/python benchmarks/bench_vision.py
+
+## 100,000 seeded self-play rounds across every preset and random rule mixes.
+simulate: $(STAMP)
+	$(BIN)/python -m companion.rules simulate --rounds 100000 --seed 1
 
 eval-vision: $(STAMP)
 	$(BIN)/python -m vision.evaluate

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from companion.rules.referee import answer_all
+from companion.rules.referee import answer_text
 
 
 def check(path: str) -> int:
@@ -25,15 +25,14 @@ def check(path: str) -> int:
         print(json.dumps({"error": f"file: {path} is not UTF-8 text"}))
         return 2
     try:
-        data = json.loads(text)
+        out, ok = answer_text(text)
     except json.JSONDecodeError as error:
         print(json.dumps({"error": f"file: not valid JSON ({error})"}))
         return 2
     except RecursionError:
         print(json.dumps({"error": "file: JSON nested too deeply"}))
         return 2
-    answers, ok = answer_all(data)
-    sys.stdout.write(json.dumps(answers) + "\n")
+    sys.stdout.write(out + "\n")
     return 0 if ok else 2
 
 

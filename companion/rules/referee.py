@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from companion.rules.actions import (
@@ -641,6 +643,30 @@ def answer_all(data: Any) -> tuple[Any, bool]:
         results = [answer(item) for item in data]
         return [r for r, _ in results], all(ok for _, ok in results)
     return answer(data)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pauses the cyclic garbage collector: parsing and judging a batch allocates many small
+    acyclic lists and dicts, and the collector's repeated passes over them cost more than the
+    parsing itself. Reference counting still frees everything."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def answer_text(text: str) -> tuple[str, bool]:
+    """Answers JSON text (one query or a list) with JSON text; ``ok`` as for :func:`answer_all`.
+
+    :raises: :exc:`json.JSONDecodeError` or :exc:`RecursionError` if ``text`` is not JSON.
+    """
+    with gc_paused():
+        answers, ok = answer_all(json.loads(text))
+        return json.dumps(answers), ok
 
 
 # -- positions as queries (for tests and benchmarks) ---------------------------------------

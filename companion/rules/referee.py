@@ -162,6 +162,22 @@ def _train_id(name: Any, seats: tuple[str, ...], field: str) -> TrainId:
     raise QueryError(f'{field}: {json.dumps(name)} is not a seat, "mexican" or "mexican2"')
 
 
+_NAMES_CACHE: dict[tuple[str, ...], dict[str, TrainId]] = {}
+
+
+def _train_names(seats: tuple[str, ...]) -> dict[str, TrainId]:
+    """Every train's contract name to its id (tables repeat their seats query after query)."""
+    names = _NAMES_CACHE.get(seats)
+    if names is None:
+        names = {seat: i for i, seat in enumerate(seats)}
+        names["mexican"] = MEXICAN
+        names["mexican2"] = MEXICAN2
+        if len(_NAMES_CACHE) > 1024:
+            _NAMES_CACHE.clear()
+        _NAMES_CACHE[seats] = names
+    return names
+
+
 def build_state(
     rules: Rules,
     table: Mapping[str, Any],
@@ -173,10 +189,10 @@ def build_state(
         raise QueryError("table: expected an object")
     set_max = rules.set_max
     seats_raw = _get(table, "seats", "table.", list)
-    if len(seats_raw) < 2 or not all(isinstance(s, str) and s for s in seats_raw):
+    if len(seats_raw) < 2 or set(map(type, seats_raw)) != {str} or "" in seats_raw:
         raise QueryError("table.seats: expected a list of at least two seat names")
     seats = tuple(seats_raw)
-    if len(set(seats)) != len(seats) or {"mexican", "mexican2"} & set(seats):
+    if len(set(seats)) != len(seats) or "mexican" in seats or "mexican2" in seats:
         raise QueryError('table.seats: seat names must be distinct and not "mexican"')
     engine = _count(table, "engine", "table.")
     if engine > set_max:
@@ -185,18 +201,17 @@ def build_state(
     hand_list = [hands.get(seat) for seat in seats]
     leader = seats.index(acting) if acting is not None else 0
     state = State(rules, seats, engine, hand_list, boneyard_count=boneyard, leader=leader)
-    placed: list[tuple[str, list[Tile]]] = [("table.engine", [Tile(engine, engine)])]
-    placed.extend((f"the hand of {seat}", hand) for seat, hand in hands.items())
     trains = _opt(table, "trains", "table.", dict, {})
-    names: dict[str, TrainId] = {seat: i for i, seat in enumerate(seats)}
-    names["mexican"] = MEXICAN
-    names["mexican2"] = MEXICAN2
+    names = _train_names(seats)
     markers = state.markers
+    one_mexican = rules.mexican_trains == 1
+    placed: list[tuple[str, list[Tile]]] = []
+    laid = 1  # the engine
     for name, spec in trains.items():
         train = names.get(name, -99)
         if train == -99:
             train = _train_id(name, seats, f"table.trains.{name}")
-        if train == MEXICAN2 and rules.mexican_trains == 1:
+        if train == MEXICAN2 and one_mexican:
             raise QueryError(
                 f"table.trains.{name}: only one Mexican Train is allowed under these rules"
             )
@@ -209,13 +224,13 @@ def build_state(
             markers[train] = marker
         tiles_raw = spec.get("tiles")
         if tiles_raw is not None:
-            field = f"table.trains.{name}"
-            tiles = _tiles(tiles_raw, field + ".tiles", set_max)
-            placed.append((field, tiles))
+            tiles = _tiles(tiles_raw, f"table.trains.{name}.tiles", set_max)
+            placed.append((name, tiles))
+            laid += len(tiles)
             bad = state.place_chain(train, tiles)
             if bad >= 0:
                 raise QueryError(
-                    f"{field}.tiles[{bad}]: {tiles[bad]} does not match the train's end"
+                    f"table.trains.{name}.tiles[{bad}]: {tiles[bad]} does not match the train's end"
                 )
         elif "end" in spec:
             end = spec["end"]
@@ -227,11 +242,26 @@ def build_state(
             state.start_with_end(train, end)
         elif _opt(spec, "started", f"table.trains.{name}.", bool, False):
             raise QueryError(f'table.trains.{name}: a started train needs "tiles" or "end"')
-    every = [tile for _, tiles in placed for tile in tiles]
-    if len(set(every)) != len(every):
-        _report_duplicate(placed)
+    # The table's tiles are all in ``on_table`` now, so a repeat shows as a shortfall there.
+    on_table = state.on_table
+    duplicate = len(on_table) != laid
+    if not duplicate:
+        in_hands = 0
+        for hand in hands.values():
+            in_hands += len(hand)
+            if not on_table.isdisjoint(hand):
+                duplicate = True
+        if len(hands) > 1 and len(set().union(*hands.values())) != in_hands:
+            duplicate = True
+    if duplicate:
+        _report_duplicate(engine, hands, placed)
     open_raw = _opt(table, "open_doubles", "table.", list, [])
-    wanted = [_train_id(n, seats, f"table.open_doubles[{i}]") for i, n in enumerate(open_raw)]
+    wanted = [
+        names[n]
+        if type(n) is str and n in names
+        else _train_id(n, seats, f"table.open_doubles[{i}]")
+        for i, n in enumerate(open_raw)
+    ]
     if len(set(wanted)) != len(wanted):
         raise QueryError("table.open_doubles: a train is listed twice")
     for train in list(state.open_doubles):
@@ -246,19 +276,31 @@ def build_state(
         state.set_open_double(train)
     if "first_turns_left" in table:
         left_raw = _get(table, "first_turns_left", "table.", list)
-        left = {seats[_train_id(n, seats, "table.first_turns_left")] for n in left_raw}
+        left = {
+            seats[
+                names[n]
+                if type(n) is str and n in names
+                else _train_id(n, seats, "table.first_turns_left")
+            ]
+            for n in left_raw
+        }
         state.first_turn_left = [seat in left for seat in seats]
     else:
         # Without the list, a seat with an unstarted, unmarked train has not had a turn yet.
-        state.first_turn_left = [
-            not state.started[i] and not state.markers[i] for i in range(len(seats))
-        ]
+        started = state.started
+        state.first_turn_left = [not started[i] and not markers[i] for i in range(len(seats))]
     return state
 
 
-def _report_duplicate(placed: list[tuple[str, list[Tile]]]) -> None:
+def _report_duplicate(
+    engine: int, hands: dict[str, list[Tile]], placed: list[tuple[str, list[Tile]]]
+) -> None:
+    """Names the first tile that is in two places (in the order the query lists them)."""
     seen: dict[Tile, str] = {}
-    for where, tiles in placed:
+    places: list[tuple[str, list[Tile]]] = [("table.engine", [Tile(engine, engine)])]
+    places.extend((f"the hand of {seat}", hand) for seat, hand in hands.items())
+    places.extend((f"table.trains.{name}", tiles) for name, tiles in placed)
+    for where, tiles in places:
         for tile in tiles:
             if tile in seen:
                 raise QueryError(f"{where}: {tile} is also in {seen[tile]}")

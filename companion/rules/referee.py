@@ -37,7 +37,13 @@ class QueryError(ValueError):
 # -- field readers -----------------------------------------------------------------------------
 
 
+_MISSING = object()
+
+
 def _get(obj: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...]) -> Any:
+    value = obj.get(key, _MISSING)
+    if type(value) is kind:  # the usual case, decided without isinstance
+        return value
     if key not in obj:
         raise QueryError(f"{path}{key}: missing")
     value = obj[key]
@@ -47,8 +53,11 @@ def _get(obj: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, .
 
 
 def _opt(obj: Mapping[str, Any], key: str, path: str, kind: type, default: Any) -> Any:
-    if key not in obj or obj[key] is None:
+    value = obj.get(key)
+    if value is None:
         return default
+    if type(value) is kind:
+        return value
     return _get(obj, key, path, kind)
 
 
@@ -87,12 +96,18 @@ def _tile(value: Any, field: str, set_max: int) -> Tile:
 _IN_SET: dict[int, dict[tuple[int, int], Tile]] = {}
 
 
+def _in_set(set_max: int) -> dict[tuple[int, int], Tile]:
+    """``(a, b)`` in either order to the tile, for the tiles of a double-``set_max`` set."""
+    in_set = _IN_SET.get(set_max)
+    if in_set is None:
+        in_set = _IN_SET[set_max] = {k: t for k, t in _BY_PAIR.items() if t.high <= set_max}
+    return in_set
+
+
 def _tiles(value: Any, field: str, set_max: int) -> list[Tile]:
     if not isinstance(value, list):
         raise QueryError(f"{field}: expected a list of tiles, got {json.dumps(value)}")
-    in_set = _IN_SET.get(set_max) or _IN_SET.setdefault(
-        set_max, {k: t for k, t in _BY_PAIR.items() if t.high <= set_max}
-    )
+    in_set = _in_set(set_max)
     tiles: list[Tile] = []
     append = tiles.append
     try:
@@ -207,6 +222,7 @@ def build_state(
     one_mexican = rules.mexican_trains == 1
     placed: list[tuple[str, list[Tile]]] = []
     laid = 1  # the engine
+    in_set = _in_set(set_max) if state.branches == 1 and not state.wild else None
     for name, spec in trains.items():
         train = names.get(name, -99)
         if train == -99:
@@ -224,6 +240,11 @@ def build_state(
             markers[train] = marker
         tiles_raw = spec.get("tiles")
         if tiles_raw is not None:
+            tiles = _lay_plain_chain(state, train, tiles_raw, in_set)
+            if tiles is not None:
+                placed.append((name, tiles))
+                laid += len(tiles)
+                continue
             tiles = _tiles(tiles_raw, f"table.trains.{name}.tiles", set_max)
             placed.append((name, tiles))
             laid += len(tiles)
@@ -290,6 +311,57 @@ def build_state(
         started = state.started
         state.first_turn_left = [not started[i] and not markers[i] for i in range(len(seats))]
     return state
+
+
+def _lay_plain_chain(
+    state: State, train: TrainId, raw: Any, in_set: dict[tuple[int, int], Tile] | None
+) -> list[Tile] | None:
+    """Reads and lays a train's tiles in one pass when nothing about it is unusual.
+
+    The usual train: an unstarted train, single-branch doubles, no wild blanks, and tiles
+    that are well formed, distinct and chain from the engine. Returns ``None`` (laying
+    nothing) for anything else, which then takes the general path and its error messages.
+    """
+    if in_set is None or type(raw) is not list or not raw or state.started[train]:
+        return None
+    end = state.engine
+    tiles: list[Tile] = []
+    append = tiles.append
+    get = in_set.get
+    try:
+        for a, b in raw:
+            if type(a) is not int or type(b) is not int:
+                return None
+            tile = get((a, b))
+            if tile is None:
+                return None
+            if a == end:
+                end = b
+            elif b == end:
+                end = a
+            else:
+                return None
+            append(tile)
+    except (TypeError, ValueError):  # an entry that is not a pair
+        return None
+    if len(set(tiles)) != len(tiles):
+        return None
+    counts = state.table_count
+    for a, b in raw:
+        counts[a] += 1
+        if a != b:
+            counts[b] += 1
+    state.train_tiles[train] = tiles
+    state.started[train] = True
+    if tiles[-1].is_double:
+        state.ends[train] = []
+        state.double_value[train] = end
+        state.covers_left[train] = 1
+        state.open_doubles.append(train)
+    else:
+        state.ends[train] = [end]
+    state.on_table.update(tiles)
+    return tiles
 
 
 def _report_duplicate(

@@ -467,8 +467,11 @@ def _refusal(s: State, action: Action) -> Refusal | None:
     if s.outcome is not None:
         return ("round_over", "The round is over.")
     if type(action) is Play:
-        if action in legal_plays(s):
-            return None
+        # Generated plays are interned, so identity with the interned twin is equality.
+        wanted = play_of(action.tile, action.train)
+        for play in legal_plays(s):
+            if play is wanted:
+                return None
         return _refuse_play(s, action) or ("illegal", f"{name} may not play {action.tile} there.")
     if type(action) is Draw:
         return _refuse_draw(s, action)

@@ -20,7 +20,7 @@ from companion.rules.actions import (
     RemoveMarker,
     TrainId,
 )
-from companion.rules.legality import nobody_can_play, plays_for, refusal, train_words
+from companion.rules.legality import nobody_can_play, play_of, plays_for, refusal, train_words
 from companion.rules.rules import CHOICES, Rules, RulesError
 from companion.rules.scoring import ROUND_ENDS, score_hand
 from companion.rules.setup import deal, leaders, schedule
@@ -389,7 +389,7 @@ def _parse_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) ->
         tile = _tile(raw["play"], field + ".play", set_max)
         if "on" not in raw:
             raise QueryError(f"{field}.on: missing")
-        return Play(tile, _train_id(raw["on"], seats, field + ".on"))
+        return play_of(tile, _train_id(raw["on"], seats, field + ".on"))
     if "draw" in raw:
         drawn = raw["draw"]
         return Draw(None if drawn is None else _tile(drawn, field + ".draw", set_max))
@@ -541,6 +541,23 @@ def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) 
 _STRUCTURAL = frozenset({"blanks_wild", "double_branches", "mexican_trains", "set_max"})
 
 
+_REPLACED: dict[tuple[int, str, object, type], tuple[Rules, Rules]] = {}
+
+
+def _replaced(rules: Rules, rule: str, value: Any) -> Rules:
+    """``rules.replace(rule=value)``, remembered: the same few rule sets recur query after
+    query. The key holds on to ``rules`` itself, so its id cannot be reused meanwhile."""
+    key = (id(rules), rule, value, type(value))
+    hit = _REPLACED.get(key)
+    if hit is not None:
+        return hit[1]
+    other = rules.replace(**{rule: value})
+    if len(_REPLACED) > 4096:
+        _REPLACED.clear()
+    _REPLACED[key] = (rules, other)
+    return other
+
+
 def allowed_under(rules: Rules, query: Mapping[str, Any], step: int, rule: str) -> list[Any]:
     """Other values of the deciding ``rule`` under which the refused step would be legal."""
     choices = CHOICES.get(rule)
@@ -553,7 +570,7 @@ def allowed_under(rules: Rules, query: Mapping[str, Any], step: int, rule: str) 
         if value == current and type(value) is type(current):
             continue
         try:
-            other = rules.replace(**{rule: value})
+            other = _replaced(rules, rule, value)
             if rule in _STRUCTURAL:
                 state, played, actions = _prepare_turn(other, query)
             else:

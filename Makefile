@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 	@if [ -n "$$POSTGRES_TEST_URL" ]; then \
 		echo "== database tests again on PostgreSQL"; \
-		TEST_DATABASE_URL="$$POSTGRES_TEST_URL" $(BIN)/python -m pytest -q tests/app; \
+		TEST_DATABASE_URL="$$POSTGRES_TEST_URL" $(BIN)/python -m pytest -q tests/app tests/e2e; \
 	fi
 
 lint: $(STAMP)

@@ -181,7 +181,10 @@
     var notice = document.getElementById("live-notice");
     var busy = false;
     var swapParts = function () {
-      return fetch(game.dataset.page, {headers: {Accept: "text/html"}, credentials: "same-origin"})
+      return fetch(game.dataset.page, {
+        /* Tells the server not to hand this background copy the one-time "saved" messages. */
+        headers: {Accept: "text/html", "X-Live-Refresh": "1"}, credentials: "same-origin"
+      })
         .then(function (response) { return response.text(); })
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html");

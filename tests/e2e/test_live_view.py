@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from .helpers import TableApi, totals_row
@@ -62,11 +61,6 @@ def test_read_only_pages_never_reveal_the_edit_token(
     expect(totals_row(stranger)).to_have_text(["4", "0"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app: the live poller's page refresh pops flashed messages, so 'Round n saved.' can "
-    "vanish (see /work/notes/e2e-findings.md)",
-)
 def test_a_live_refresh_does_not_swallow_the_saved_confirmation(
     page: Page, table_api: TableApi
 ) -> None:

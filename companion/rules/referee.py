@@ -406,32 +406,37 @@ def _parse_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) ->
 
 def _after(state: State, turn_over: bool) -> Answer:
     trains: dict[str, Any] = {}
-    for seat in range(state.n):
-        entry: dict[str, Any]
-        if state.started[seat]:
-            entry = {"end": state.open_end(seat), "marker": state.markers[seat]}
-            if len(state.ends[seat]) + (state.double_value[seat] >= 0) > 1:
-                entry["ends"] = _ends(state, seat)
+    started = state.started
+    markers = state.markers
+    ends = state.ends
+    double_value = state.double_value
+    for seat, name in enumerate(state.seats):
+        if started[seat]:
+            pending = double_value[seat]
+            seat_ends = ends[seat]
+            if pending >= 0:
+                entry: dict[str, Any] = {"end": pending, "marker": markers[seat]}
+                if seat_ends:
+                    entry["ends"] = [*seat_ends, pending]
+            else:
+                entry = {"end": seat_ends[-1] if seat_ends else None, "marker": markers[seat]}
+                if len(seat_ends) > 1:
+                    entry["ends"] = list(seat_ends)
         else:
-            entry = {"started": False, "marker": state.markers[seat]}
-        trains[state.seats[seat]] = entry
-    for train in (MEXICAN, MEXICAN2):
-        if state.started[train]:
-            trains[state.train_name(train)] = {"end": state.open_end(train)}
+            entry = {"started": False, "marker": markers[seat]}
+        trains[name] = entry
+    if started[MEXICAN]:
+        trains["mexican"] = {"end": state.open_end(MEXICAN)}
+    if started[MEXICAN2]:
+        trains["mexican2"] = {"end": state.open_end(MEXICAN2)}
+    over = state.outcome is not None
     return {
         "trains": trains,
         "open_doubles": [state.train_name(t) for t in state.open_doubles],
         "boneyard": state.boneyard_count,
-        "turn_over": turn_over or state.turn_over or state.outcome is not None,
-        "round_over": state.outcome is not None,
+        "turn_over": turn_over or state.turn_over or over,
+        "round_over": over,
     }
-
-
-def _ends(state: State, train: TrainId) -> list[int]:
-    ends = list(state.ends[train])
-    if state.double_value[train] >= 0:
-        ends.append(state.double_value[train])
-    return ends
 
 
 def _judge_turn(rules: Rules, query: Mapping[str, Any]) -> tuple[Answer, int | None, str]:

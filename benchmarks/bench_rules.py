@@ -5,7 +5,10 @@
 Prints the median (and spread) of several runs of:
 - random self-play rounds, 4 players, double-12, standard rules, no invariant checks;
 - 10,000 ``turn`` queries drawn from simulated positions, answered in-process (JSON text in,
-  JSON text out) and end to end through ``python -m companion.rules check FILE``.
+  JSON text out, through ``referee.answer_text`` as the command does) and end to end through
+  ``python -m companion.rules check FILE`` (a fresh process per run, start-up included);
+- the command's start-up alone, as this environment runs it and with bytecode cached.
+Every rate is given per CPU second (the machine is shared) and per wall-clock second.
 Targets: 1,000 rounds/s and 20,000 queries/s on one core.
 """
 
@@ -98,7 +101,8 @@ def bench_in_process(text: str, count: int) -> tuple[float, float]:
     return count / (time.perf_counter() - wall), count / (time.process_time() - cpu)
 
 
-def bench_command(path: Path, count: int) -> tuple[float, float]:
+def bench_command(path: Path, count: int, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall-clock rate, CPU-time rate) of one run of the check command, start-up included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(
@@ -107,6 +111,7 @@ def bench_command(path: Path, count: int) -> tuple[float, float]:
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -161,11 +166,22 @@ def main() -> None:
         report("referee via `python -m companion.rules check FILE`", rates, "queries/s", 20_000)
         empty = Path(folder) / "empty.json"
         empty.write_text("[]")
-        startup = [1 / bench_command(empty, 1)[0] for _ in range(args.runs)]
-    print(
-        f"command start-up alone (empty list): median {statistics.median(startup):.2f} s "
-        "wall-clock, most of it importing the parent package `companion` (Flask, SQLAlchemy)"
-    )
+        startup = [bench_command(empty, 1) for _ in range(args.runs)]
+        # With PYTHONDONTWRITEBYTECODE set, every start compiles the package from source; a
+        # normal install caches the bytecode, so measure that case too (cache in a temp dir).
+        cached_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        cached_env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
+        bench_command(empty, 1, cached_env)  # fills the cache
+        startup_cached = [bench_command(empty, 1, cached_env) for _ in range(args.runs)]
+    for label, times in (
+        (f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')}", startup),
+        ("bytecode cached", startup_cached),
+    ):
+        print(
+            f"command start-up alone (empty list, {label}): median "
+            f"{statistics.median(1 / r[1] for r in times):.3f} s CPU, "
+            f"{statistics.median(1 / r[0] for r in times):.3f} s wall-clock"
+        )
 
 
 if __name__ == "__main__":

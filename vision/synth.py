@@ -97,6 +97,8 @@ class TileStyle:
     aspect: float  # long side / short side
     thickness: float  # fraction of the short side
     rotate_layouts: bool  # 2, 3, 6, ... drawn across instead of along
+    # Draw 10..12 in any of the arrangements real sets use; False keeps the 4-row columns.
+    dense_variants: bool = True
 
 
 # --------------------------------------------------------------------------- pip layouts
@@ -120,14 +122,58 @@ def _three_columns(outer: int, middle: int) -> list[tuple[float, float]]:
     return points
 
 
-def pip_layout(count: int) -> tuple[np.ndarray, float]:
+def _two_columns(rows: int, middle: int = 0) -> list[tuple[float, float]]:
+    """Two columns of ``rows`` pips (real double-12 sets draw 10 and 12 as 5+5 / 6+6)."""
+    span = {5: (0.13, 0.87), 6: (0.11, 0.89)}[rows]
+    points = [(x, y) for x in (0.27, 0.73) for y in _rows(rows, *span)]
+    points += [(0.5, y) for y in _rows(middle, 0.36, 0.64)] if middle > 1 else []
+    return points + ([(0.5, 0.5)] if middle == 1 else [])
+
+
+def _spread_three_columns(outer: int, middle: int) -> list[tuple[float, float]]:
+    """Outer columns of ``outer`` pips and a middle column spanning the same height."""
+    low, high = {3: (0.2, 0.8), 4: (0.16, 0.84)}[outer]
+    points = [(x, y) for x in (_COLUMNS[0], _COLUMNS[2]) for y in _rows(outer, low, high)]
+    middle_low = 0.14 if middle == 4 else low
+    return points + [(0.5, y) for y in _rows(middle, middle_low, 1 - middle_low)]
+
+
+# Other arrangements real sets use for 10..12, besides the 4-row columns of pip_layout's
+# variant 0; each is (points, radius) and is picked at random per half when drawing.
+_DENSE_VARIANTS: dict[int, list[tuple[list[tuple[float, float]], float]]] = {
+    10: [
+        (_two_columns(5), 0.07),  # two rows of 5
+        (_spread_three_columns(3, 4), 0.075),  # 3-4-3
+    ],
+    11: [
+        (_spread_three_columns(4, 3), 0.08),  # 4-3-4, middle column as tall as the outer
+        (_two_columns(5, 1), 0.07),  # 5-1-5
+    ],
+    12: [
+        (_two_columns(6), 0.058),  # two rows of 6
+        (_two_columns(5, 2), 0.07),  # 5-2-5
+    ],
+}
+
+
+def layout_variants(count: int) -> int:
+    """How many pip arrangements pip_layout knows for ``count`` (more than one for 10..12)."""
+    return 1 + len(_DENSE_VARIANTS.get(count, []))
+
+
+def pip_layout(count: int, variant: int = 0) -> tuple[np.ndarray, float]:
     """Pip centres of a half in unit-square coordinates and the pip radius (same units).
 
     0..9 use the classic 3x3 grid, 10..12 a 3-column grid of 4 rows, 13..15 of 5 rows and
-    16..18 of 6 rows, as double-12/-15/-18 sets do.
+    16..18 of 6 rows, as double-12/-15/-18 sets do. ``variant`` 1.. picks one of the other
+    arrangements of 10..12 (see layout_variants).
     """
     if not 0 <= count <= MAX_PIPS:
         raise ValueError(f"a half has 0..{MAX_PIPS} pips, not {count}")
+    if not 0 <= variant < layout_variants(count):
+        raise ValueError(
+            f"{count} pips have layouts 0..{layout_variants(count) - 1}, not {variant}"
+        )
     a, b, c = _COLUMNS
     grid: dict[int, list[tuple[float, float]]] = {
         0: [],
@@ -141,7 +187,9 @@ def pip_layout(count: int) -> tuple[np.ndarray, float]:
         8: [(x, y) for x in (a, b, c) for y in (a, b, c) if (x, y) != (b, b)],
         9: [(x, y) for x in (a, b, c) for y in (a, b, c)],
     }
-    if count in grid:
+    if variant:
+        points, radius = _DENSE_VARIANTS[count][variant - 1]
+    elif count in grid:
         points = grid[count]
         radius = 0.095
     elif count <= 12:
@@ -314,9 +362,13 @@ def _draw_pips(
     style: TileStyle,
     rng: np.random.Generator,
 ) -> None:
-    points, radius = pip_layout(count)
     if count == 0:
         return
+    # One uniform draw decides the mirroring (below 0.5) and, from its other bit of range, the
+    # layout variant, so halves of other counts render exactly as before.
+    draw = rng.random()
+    variant = int((draw * 2 % 1) * layout_variants(count)) if style.dense_variants else 0
+    points, radius = pip_layout(count, variant)
     r_unit = radius * style.pip_scale
     reach = float(np.abs(points - 0.5).max()) if count > 1 else 0.0
     # Sets differ in how far pips spread; they never run off the half.
@@ -324,7 +376,7 @@ def _draw_pips(
     points = (points - 0.5) * spread
     if style.rotate_layouts:
         points = points[:, ::-1]
-    if rng.random() < 0.5:  # some sets mirror their diagonal layouts
+    if draw < 0.5:  # some sets mirror their diagonal layouts
         points = points * np.array([-1.0, 1.0], dtype=np.float32)
     points = points + 0.5 + rng.normal(0, 0.008, points.shape)
     r_px = r_unit * size

@@ -98,10 +98,17 @@ def test_missing_model_fails_fast_naming_the_path(tmp_path: Path) -> None:
         HalfReader(missing)
 
 
-def _clean_crop(pips: tuple[int, int], family: str, seed: int) -> np.ndarray:
-    """An upright, evenly lit tile face filling the crop: the easiest case there is."""
+def _clean_crop(
+    pips: tuple[int, int], family: str, seed: int, dense_variants: bool = False
+) -> np.ndarray:
+    """An upright, evenly lit tile face filling the crop: the easiest case there is.
+
+    10..12 are drawn as 4-row columns unless ``dense_variants`` asks for any arrangement.
+    """
     rng = np.random.default_rng(seed)
-    style = dataclasses.replace(random_style(rng, family), corner_radius=0.06)
+    style = dataclasses.replace(
+        random_style(rng, family), corner_radius=0.06, dense_variants=dense_variants
+    )
     texture, alpha = render_face_texture(pips, style, 128, rng)
     face = texture * alpha[:, :, None] + 90 * (1 - alpha[:, :, None])
     image = np.clip(face, 0, 255).astype(np.uint8)

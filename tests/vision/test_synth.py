@@ -12,6 +12,8 @@ from vision.synth import (
     CROP_HEIGHT,
     CROP_WIDTH,
     MAX_PIPS,
+    TileStyle,
+    layout_variants,
     pip_layout,
     random_style,
     render_face_texture,
@@ -99,6 +101,69 @@ def test_layouts_stay_inside_their_half() -> None:
         assert len(points) == count
         if count:
             assert points.min() - radius > 0 and points.max() + radius < 1
+
+
+def _clean_style(rng: np.random.Generator, dense_variants: bool = True) -> TileStyle:
+    return dataclasses.replace(
+        random_style(rng, "white_black"),
+        body=(245.0, 245.0, 245.0),
+        divider=(245.0, 245.0, 245.0),
+        spinner=False,
+        engraved=False,
+        corner_radius=0.02,
+        pip_scale=1.0,
+        layout_spread=1.0,
+        dense_variants=dense_variants,
+    )
+
+
+def test_every_arrangement_has_the_right_count_inside_the_half_without_touching_pips() -> None:
+    assert [layout_variants(n) for n in (9, 10, 11, 12, 13)] == [1, 3, 3, 3, 1]
+    for count in range(2, MAX_PIPS + 1):
+        for variant in range(layout_variants(count)):
+            points, radius = pip_layout(count, variant)
+            assert len(points) == count
+            assert points.min() - radius > 0 and points.max() + radius < 1
+            gaps = np.linalg.norm(points[:, None] - points[None], axis=2) + 9 * np.eye(count)
+            assert gaps.min() > 2.5 * radius, (count, variant)
+
+
+@pytest.mark.parametrize("count", [10, 11, 12])
+def test_dense_halves_render_the_right_number_of_pips_whatever_their_arrangement(
+    count: int,
+) -> None:
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        texture, _ = render_face_texture((count, count), _clean_style(rng), 240, rng)
+        image = np.clip(texture, 0, 255).astype(np.uint8)
+        middle, margin = image.shape[1] // 2, 6
+        assert _count_blobs(image[margin:-margin, margin : middle - 2]) == count
+        assert _count_blobs(image[margin:-margin, middle + 2 : -margin]) == count
+
+
+def _face(pips: tuple[int, int], seed: int, dense_variants: bool) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    texture, _ = render_face_texture(pips, _clean_style(rng, dense_variants), 96, rng)
+    return texture
+
+
+def test_only_10_to_12_get_other_arrangements() -> None:
+    for seed in range(3):
+        for pips in [(9, 0), (8, 3), (13, 18), (7, 7)]:
+            assert np.array_equal(_face(pips, seed, True), _face(pips, seed, False))
+    changed = [
+        not np.array_equal(_face((n, n), seed, True), _face((n, n), seed, False))
+        for n in (10, 11, 12)
+        for seed in range(3)
+    ]
+    assert sum(changed) >= 5
+
+
+def test_unknown_arrangements_are_refused() -> None:
+    with pytest.raises(ValueError, match="layouts 0..2"):
+        pip_layout(11, 3)
+    with pytest.raises(ValueError, match="layouts 0..0"):
+        pip_layout(9, 1)
 
 
 @pytest.mark.parametrize("kind", ["face", "back", "background", "straddle"])

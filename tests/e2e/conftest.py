@@ -7,6 +7,7 @@ downloads a browser here: the launch points at the Debian build.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -85,6 +86,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if shared_database:
             db.drop_all()
         db.create_all()
+    # The access log would be written from server threads after pytest has closed the
+    # stream it captured, which prints "Logging error" noise; errors still show.
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     base_url = f"http://127.0.0.1:{server.port}"
     # Share links would otherwise name the laptop's LAN address, which this server does not

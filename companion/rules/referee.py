@@ -75,6 +75,9 @@ def _kind_words(kind: type | tuple[type, ...]) -> str:
 
 
 def _count(obj: Mapping[str, Any], key: str, path: str, default: int | None = None) -> int:
+    value = obj.get(key)
+    if type(value) is int and value >= 0:  # the usual case
+        return value
     if default is not None and key not in obj:
         return default
     value = _get(obj, key, path, int)
@@ -382,6 +385,25 @@ def _report_duplicate(
 # -- turn ----------------------------------------------------------------------------------
 
 
+def _quick_play(raw: Any, names: dict[str, TrainId], rows: list[list[Tile]]) -> Action | None:
+    """The usual action, a well-formed play, read without building field names for errors;
+    ``None`` for anything else (left to :func:`_parse_action`)."""
+    if type(raw) is not dict:
+        return None
+    tile_raw = raw.get("play")
+    on = raw.get("on")
+    if type(tile_raw) is not list or len(tile_raw) != 2 or type(on) is not str or on not in names:
+        return None
+    a, b = tile_raw
+    if type(a) is not int or type(b) is not int or a < 0 or b < 0:
+        return None
+    try:
+        tile = rows[a][b]
+    except IndexError:
+        return None
+    return play_of(tile, names[on])
+
+
 def _parse_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) -> Action:
     if not isinstance(raw, dict):
         raise QueryError(f'{field}: expected an object such as {{"play": [12, 5], "on": "A"}}')
@@ -464,8 +486,11 @@ def _prepare_turn(
         _parse_action(a, f"turn.played[{i}]", seats, rules.set_max)
         for i, a in enumerate(played_raw)
     ]
+    names = _train_names(seats)
+    rows = _rows(rules.set_max)
     actions = [
-        _parse_action(a, f"actions[{i}]", seats, rules.set_max) for i, a in enumerate(actions_raw)
+        _quick_play(a, names, rows) or _parse_action(a, f"actions[{i}]", seats, rules.set_max)
+        for i, a in enumerate(actions_raw)
     ]
     return state, played, actions
 

@@ -99,6 +99,19 @@ def preset_titles() -> dict[str, str]:
     return {name: PRESET_TITLES.get(name, rule_title(name)) for name in PRESETS}
 
 
+def form_context() -> dict[str, Any]:
+    """What every house-rules form template needs besides the values and errors."""
+    return {
+        "rule_fields": rule_fields(),
+        "preset_titles": preset_titles(),
+        "presets": PRESETS,
+        "set_sizes": SET_SIZES,
+        "hand_tables": HAND_TABLES,
+        "value_label": value_label,
+        "value_token": value_token,
+    }
+
+
 def _parse_scalar(text: str) -> Any:
     if text in ("true", "false"):
         return text == "true"

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import photos
 from ..links import public_url
 from ..photos import PhotoTiles
-from ..rules import PRESETS, Tile, full_set, max_hand_points
+from ..rules import Tile, full_set, max_hand_points
 from . import access, ruleform, service
 from .models import Game
 from .service import GameView, ServiceError, StaleVersion, ValidationFailed
@@ -91,13 +91,7 @@ def render_new(
         "games/new.html",
         values=values,
         errors=errors,
-        rule_fields=ruleform.rule_fields(),
-        preset_titles=ruleform.preset_titles(),
-        presets=PRESETS,
-        set_sizes=ruleform.SET_SIZES,
-        hand_tables=ruleform.HAND_TABLES,
-        value_label=ruleform.value_label,
-        value_token=ruleform.value_token,
+        **ruleform.form_context(),
         player_inputs=PLAYER_INPUTS,
         extra_player_inputs=EXTRA_PLAYER_INPUTS,
         preview=setup_preview(raw_rules, players),
@@ -545,13 +539,7 @@ def change_rules(game_id: str) -> BaseResponse | tuple[str, int]:
         game=game,
         values=values,
         errors=errors,
-        rule_fields=ruleform.rule_fields(),
-        preset_titles=ruleform.preset_titles(),
-        presets=PRESETS,
-        set_sizes=ruleform.SET_SIZES,
-        hand_tables=ruleform.HAND_TABLES,
-        value_label=ruleform.value_label,
-        value_token=ruleform.value_token,
+        **ruleform.form_context(),
         locked_set=bool(game.rounds),
     ), status
 

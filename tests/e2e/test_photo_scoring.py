@@ -54,9 +54,7 @@ def test_photo_prefills_the_picker_and_the_fixed_hand_is_scored(
     else:
         expect(summary).to_contain_text("No tiles were found")
     for tile in read:
-        expect(
-            page.get_by_role("checkbox", name=f"{tile.high} {tile.low}", exact=True)
-        ).to_be_checked()
+        expect(tile_box(page, tile)).to_be_checked()
     assert table_api.game(created["id"])["rounds"][0]["scores"] == {}, "nothing saved yet"
 
     # Fix the hand to what is really on the table (drop one tile if the reading was perfect).

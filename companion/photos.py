@@ -65,28 +65,41 @@ def model_path() -> Path:
     return DEFAULT_HALF_MODEL
 
 
+def finder_path() -> Path:
+    """The tile-finder model this app uses (``PHOTO_FINDER_PATH`` overrides the default)."""
+    configured = current_app.config.get("PHOTO_FINDER_PATH")
+    if configured:
+        return Path(configured)
+    from vision.finder import DEFAULT_FINDER_MODEL
+
+    return DEFAULT_FINDER_MODEL
+
+
 def reading_available() -> bool:
-    """Say whether photos can be read here (the model file is present)."""
-    return model_path().is_file()
+    """Say whether photos can be read here (both model files are present)."""
+    return model_path().is_file() and finder_path().is_file()
 
 
 # One reader per process (its ONNX session is costly to build); gunicorn workers each get one.
-_readers: dict[tuple[Path, int], HandReader] = {}
+_readers: dict[tuple[Path, Path, int], HandReader] = {}
 _readers_lock = threading.Lock()
 
 
 def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     from vision.pipeline import HandReader
 
-    key = (path, max_pixels)
+    finder = finder_path()
+    key = (path, finder, max_pixels)
     with _readers_lock:
         reader = _readers.get(key)
         if reader is None:
-            candidate = HandReader(model_path=path, threads=1, max_pixels=max_pixels)
+            candidate = HandReader(
+                model_path=path, finder_path=finder, threads=1, max_pixels=max_pixels
+            )
             try:
                 # Load the model now, so a missing or broken file is reported as unavailable
                 # rather than as a failure halfway through a photo.
-                candidate.half_reader  # noqa: B018
+                candidate.load()
             except Exception as error:  # onnxruntime raises its own exception types
                 current_app.logger.warning("Photo reading unavailable: %s", error)
                 raise PhotoReadingUnavailable() from error
@@ -94,8 +107,11 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     return reader
 
 
-def read_photo(data: bytes) -> list[tuple[Tile, float]]:
-    """Read the face-up tiles in a photo as (tile, confidence) pairs, in reading order."""
+def read_photo(data: bytes, set_max: int | None = None) -> list[tuple[Tile, float]]:
+    """Read the face-up tiles in a photo as (tile, confidence) pairs, in reading order.
+
+    ``set_max`` is the game's set (12 for double-12): no half is read above it.
+    """
     # vision (numpy, OpenCV, onnxruntime) loads on the first photo, not when the app starts.
     from vision.decode import MAX_PIXELS, PhotoError, decode_photo
     from vision.pipeline import READ_LONG_SIDE
@@ -105,11 +121,11 @@ def read_photo(data: bytes) -> list[tuple[Tile, float]]:
     path = model_path()
     max_pixels = int(current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
     try:
-        if not path.is_file():
+        if not (path.is_file() and finder_path().is_file()):
             # A broken file still gets its own message, so the player knows what to fix.
             decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
             raise PhotoReadingUnavailable()
-        reading = _hand_reader(path, max_pixels).read(data)
+        reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
     except PhotoError as error:
         raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
     return [(Tile(*tile.pips), tile.confidence) for tile in reading.tiles]

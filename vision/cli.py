@@ -87,7 +87,7 @@ def main(
         reader = HandReader(threads=args.threads)
     try:
         # Load the model before the first photo, so no photo's `ms` includes it.
-        reader.half_reader  # noqa: B018
+        reader.load()
     except (FileNotFoundError, ImportError) as exc:
         print(f"python -m vision: error: the tile reader is not available ({exc})", file=sys.stderr)
         return 2

@@ -23,8 +23,7 @@ from numpy.typing import NDArray
 
 from vision.decode import PhotoError, decode_photo
 from vision.halves import HalfReader, TileRead
-from vision.pipeline import READ_LONG_SIDE, HandReader
-from vision.tiles import find_tiles
+from vision.pipeline import READ_LONG_SIDE, ClassicalTileFinder, HandReader, TileFinderLike
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
 
@@ -152,19 +151,38 @@ class _BatchCounter:
         self.reader = reader
         self.last = 0
 
-    def read(self, crops: NDArray[np.uint8]) -> list[TileRead]:
+    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[TileRead]:
         self.last = len(crops)
-        return self.reader.read(crops)
+        return self.reader.read(crops, max_pips)
 
 
-def evaluate(photos_dir: Path, *, finder_only: bool = False, threads: int = 1) -> list[PhotoResult]:
+FINDERS = ("learned", "classical")
+
+
+def make_finder(name: str, threads: int = 1) -> TileFinderLike:
+    """The tile finder called ``name`` in FINDERS."""
+    if name == "classical":
+        return ClassicalTileFinder()
+    from vision.finder import TileFinder
+
+    return TileFinder(threads=threads)
+
+
+def evaluate(
+    photos_dir: Path,
+    *,
+    finder_only: bool = False,
+    threads: int = 1,
+    finder: str = "learned",
+) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything.
     """
+    tile_finder = make_finder(finder, threads)
     counter = None if finder_only else _BatchCounter(HalfReader(threads=threads))
-    reader = None if counter is None else HandReader(counter)
+    reader = None if counter is None else HandReader(counter, tile_finder=tile_finder)
     results: list[PhotoResult] = []
     for entry in load_labels(photos_dir):
         data = (photos_dir / entry["file"]).read_bytes()
@@ -173,7 +191,8 @@ def evaluate(photos_dir: Path, *, finder_only: bool = False, threads: int = 1) -
         started = time.perf_counter()
         try:
             if reader is None or counter is None:
-                quads = find_tiles(decode_photo(data, min_long_side=READ_LONG_SIDE).pixels)
+                pixels = decode_photo(data, min_long_side=READ_LONG_SIDE).pixels
+                quads = tile_finder.find(pixels)
                 got: tuple[Pair, ...] = tuple((-1, -1) for _ in quads)
                 located = len(quads)
             else:
@@ -238,13 +257,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--finder-only", action="store_true", help="measure tile finding alone (no model)"
     )
     parser.add_argument("--threads", type=int, default=1, help="model inference threads")
+    parser.add_argument(
+        "--finder", choices=FINDERS, default="learned", help="which tile finder to measure"
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
             f"python -m vision.evaluate: error: no manifest.json in {args.photos}", file=sys.stderr
         )
         return 2
-    results = evaluate(args.photos, finder_only=args.finder_only, threads=args.threads)
+    results = evaluate(
+        args.photos,
+        finder_only=args.finder_only,
+        threads=args.threads,
+        finder=args.finder,
+    )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0
 

@@ -12,6 +12,7 @@ calibration temperature, so a softmax of its output is a calibrated probability.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,15 +61,63 @@ def softmax(logits: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.asarray(exp / exp.sum(axis=1, keepdims=True), np.float64)
 
 
-def postprocess(logits: NDArray[np.float32]) -> list[TileRead]:
-    """Calibrated logits (2N, 20), halves in preprocess order -> one TileRead per crop."""
+TRAINED_SHARE_UP_TO_12 = 0.94
+"""Share of training halves with 0..12 pips (uniform within 0..12 and within 13..18): the
+reader's probabilities carry this prior, which postprocess divides out to weigh set sizes."""
+
+SET_SIZE_PRIOR = {12: 0.9, MAX_PIPS: 0.1}
+"""When the set is not known: most tables play double-12 (or smaller); double-15 and -18 sets
+are the exception, so a photo is read as one only on clear evidence."""
+
+
+def _training_prior() -> NDArray[np.float64]:
+    prior = np.empty(MAX_PIPS + 1, np.float64)
+    prior[:13] = TRAINED_SHARE_UP_TO_12 / 13
+    prior[13:] = (1 - TRAINED_SHARE_UP_TO_12) / (MAX_PIPS - 12)
+    return prior
+
+
+def likely_set_max(pip_probs: NDArray[np.float64]) -> int:
+    """The most probable highest pip count of the set, given every half in one photo.
+
+    ``pip_probs`` (halves, 19) are P(count | face-up half). Each candidate set size makes every
+    count up to its maximum equally likely; the halves' likelihoods (the reader's probabilities
+    over its training prior) are multiplied across the photo.
+    """
+    if len(pip_probs) == 0:
+        return min(SET_SIZE_PRIOR)
+    likelihood = pip_probs / _training_prior()
+    best, best_score = min(SET_SIZE_PRIOR), -math.inf
+    for set_max, prior in SET_SIZE_PRIOR.items():
+        per_half = likelihood[:, : set_max + 1].sum(axis=1) / (set_max + 1)
+        score = math.log(prior) + float(np.log(np.maximum(per_half, 1e-300)).sum())
+        if score > best_score:
+            best, best_score = set_max, score
+    return best
+
+
+def postprocess(logits: NDArray[np.float32], max_pips: int | None = None) -> list[TileRead]:
+    """Calibrated logits (2N, 20), halves in preprocess order -> one TileRead per crop.
+
+    Counts above ``max_pips`` (the set's highest half, when the caller knows it) are ruled out;
+    without it, the photo's halves together decide between a double-12 and a bigger set.
+    """
     if logits.ndim != 2 or logits.shape[1] != NUM_CLASSES or len(logits) % 2:
         raise ValueError(f"logits must have shape (2N, {NUM_CLASSES}), got {logits.shape}")
+    if max_pips is not None and not 0 <= max_pips <= MAX_PIPS:
+        raise ValueError(f"max_pips must be within 0..{MAX_PIPS}")
     probs = softmax(logits)
-    pip_probs = probs[:, :NOT_A_HALF]
+    face_up = 1.0 - probs[:, NOT_A_HALF]
+    pip_probs = probs[:, :NOT_A_HALF].copy()
+    if max_pips is None:
+        given_face = pip_probs / np.maximum(face_up, 1e-12)[:, None]
+        max_pips = likely_set_max(given_face[face_up >= 0.5])
+    if max_pips < MAX_PIPS:
+        allowed = pip_probs[:, : max_pips + 1].sum(axis=1)
+        pip_probs[:, max_pips + 1 :] = 0.0
+        pip_probs *= (face_up / np.maximum(allowed, 1e-12))[:, None]
     counts = pip_probs.argmax(axis=1)
     best = pip_probs[np.arange(len(probs)), counts]
-    face_up = 1.0 - probs[:, NOT_A_HALF]
     reads: list[TileRead] = []
     for tile in range(len(logits) // 2):
         first, second = 2 * tile, 2 * tile + 1
@@ -110,8 +159,8 @@ class HalfReader:
         (output,) = self._session.run(None, {self._input: batch})
         return np.asarray(output, np.float32)
 
-    def read(self, crops: NDArray[np.uint8]) -> list[TileRead]:
-        """Read every crop in one model call."""
+    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[TileRead]:
+        """Read every crop in one model call (see postprocess for ``max_pips``)."""
         if isinstance(crops, np.ndarray) and crops.ndim == 4 and len(crops) == 0:
             return []
-        return postprocess(self.logits(crops))
+        return postprocess(self.logits(crops), max_pips)

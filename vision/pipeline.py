@@ -1,9 +1,16 @@
-"""Read a hand from a photo: decode, find tiles, rectify, read halves in one batch, score."""
+"""Read a hand from a photo: decode, find tiles, rectify, read halves in one batch, score.
+
+Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
+small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
+of the tiles cut out of the full photo. The classical finder in vision/tiles.py is kept as an
+alternative (`ClassicalTileFinder`) for comparison in `python -m vision.evaluate`.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -22,7 +29,40 @@ the 128-px crop the reader sees, and decoding a 12 MP photo in full costs more t
 of the pipeline."""
 
 MIN_IS_TILE = 0.5
-"""Crops the reader thinks are not face-up dominoes (backs, clutter) are dropped."""
+"""Crops the reader thinks are not face-up dominoes (backs, clutter) are dropped, unless the
+finder is sure of them (SURE_FINDER_SCORE): the reader only sees a tight crop, the finder sees
+the tile in its surroundings."""
+
+SURE_FINDER_SCORE = 0.6
+
+
+class FoundTileLike(Protocol):
+    """What the pipeline needs from one found tile (vision.finder.FoundTile)."""
+
+    @property
+    def corners(self) -> NDArray[np.float32]: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+class TileFinderLike(Protocol):
+    """Outlines the face-up tiles in a BGR photo."""
+
+    def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]: ...
+
+
+@dataclass(frozen=True)
+class _Classical:
+    corners: NDArray[np.float32]
+    score: float = 0.0  # no belief of its own: the reader alone says whether it is a tile
+
+
+class ClassicalTileFinder:
+    """The hand-written finder of vision/tiles.py behind the finder interface."""
+
+    def find(self, image_bgr: NDArray[np.uint8]) -> list[_Classical]:
+        return [_Classical(quad) for quad in find_tiles(image_bgr)]
 
 
 class TileReadLike(Protocol):
@@ -41,7 +81,9 @@ class TileReadLike(Protocol):
 class HalfReaderLike(Protocol):
     """Reads a batch of canonical (N, 64, 128, 3) crops in one model call."""
 
-    def read(self, crops: NDArray[np.uint8]) -> Sequence[TileReadLike]: ...
+    def read(
+        self, crops: NDArray[np.uint8], max_pips: int | None = None
+    ) -> Sequence[TileReadLike]: ...
 
 
 class HandReader:
@@ -51,12 +93,16 @@ class HandReader:
         self,
         half_reader: HalfReaderLike | None = None,
         *,
+        tile_finder: TileFinderLike | None = None,
         model_path: Path | None = None,
+        finder_path: Path | None = None,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
     ) -> None:
         self._half_reader = half_reader
+        self._tile_finder = tile_finder
         self._model_path = model_path
+        self._finder_path = finder_path
         self._threads = threads
         self._max_pixels = max_pixels
 
@@ -70,23 +116,43 @@ class HandReader:
             self._half_reader = HalfReader(path, threads=self._threads)
         return self._half_reader
 
-    def read(self, data: bytes) -> HandReading:
-        """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes."""
+    @property
+    def tile_finder(self) -> TileFinderLike:
+        """The learned tile finder, loaded on first use (fails fast if the model is missing)."""
+        if self._tile_finder is None:
+            from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
+
+            path = self._finder_path if self._finder_path is not None else DEFAULT_FINDER_MODEL
+            self._tile_finder = TileFinder(path, threads=self._threads)
+        return self._tile_finder
+
+    def load(self) -> None:
+        """Load both models now, so a missing one is reported before any photo is read."""
+        self.tile_finder  # noqa: B018
+        self.half_reader  # noqa: B018
+
+    def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
+        """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
+
+        ``max_pips`` is the set's highest half when known (12 for a double-12 game).
+        """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        quads = find_tiles(photo.pixels)
+        found = self.tile_finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
-        if quads:
+        if found:
+            quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
-            reads = self.half_reader.read(crops)
+            reads = self.half_reader.read(crops, max_pips)
             to_photo = 1.0 / photo.scale
-            for quad, read in zip(quads, reads, strict=True):
-                if read.is_tile < MIN_IS_TILE:
+            for face, quad, read in zip(found, quads, reads, strict=True):
+                belief = max(read.is_tile, face.score if face.score >= SURE_FINDER_SCORE else 0.0)
+                if belief < MIN_IS_TILE:
                     continue
                 tiles.append(
                     DetectedTile(
                         pips=(max(read.pips), min(read.pips)),
-                        confidence=float(np.clip(read.confidence * read.is_tile, 0.0, 1.0)),
+                        confidence=float(np.clip(read.confidence * belief, 0.0, 1.0)),
                         corners=_photo_corners(quad, to_photo, photo.width, photo.height),
                     )
                 )

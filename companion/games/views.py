@@ -412,7 +412,7 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
     try:
         if upload is None or not upload.filename:
             raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
-        found = photos.read_photo(upload.read())
+        found = photos.read_photo(upload.read(), set_max=view.rules.set_max)
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         if from_picker:

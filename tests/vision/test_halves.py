@@ -75,7 +75,7 @@ def test_postprocess_pairs_halves_and_orders_pips_larger_first() -> None:
 def test_confidence_is_the_product_of_both_halves_probabilities() -> None:
     logits = _logits(3, 7, strength=2.0)
     probs = softmax(logits)
-    (read,) = postprocess(logits)
+    (read,) = postprocess(logits, max_pips=18)
     assert read.pips == (7, 3)
     assert read.confidence == pytest.approx(probs[0, 3] * probs[1, 7])
     assert read.confidence < 0.2  # two unsure halves make an unsure tile
@@ -85,6 +85,40 @@ def test_a_half_that_is_not_a_face_makes_the_crop_not_a_tile() -> None:
     (read,) = postprocess(_logits(4, NOT_A_HALF))
     assert read.is_tile < 0.01
     assert read.confidence < 0.01
+
+
+def _unsure(first: int, second: int, share: float, halves: int = 2) -> np.ndarray:
+    """Logits of halves that are `share` sure of `first`, the rest on `second`."""
+    probs = np.full((halves, NUM_CLASSES), 1e-6)
+    probs[:, first] = share
+    probs[:, second] = 1 - share
+    return np.log(probs / probs.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_known_set_rules_out_counts_above_its_highest_half() -> None:
+    logits = _unsure(18, 9, 0.7)
+    assert postprocess(logits, max_pips=18)[0].pips == (18, 18)
+    (read,) = postprocess(logits, max_pips=12)
+    assert read.pips == (9, 9)
+    assert read.confidence == pytest.approx(1.0, abs=1e-3)  # only 9 is left
+
+
+def test_a_photo_of_low_halves_reads_an_unsure_high_count_as_a_double_12_count() -> None:
+    clear_lows = _logits(3, 5, 7, 1, 0, 6, 2, 4, 9, 11, 10, 8)
+    unsure = _unsure(18, 9, 0.7)
+    reads = postprocess(np.concatenate([clear_lows, unsure]))
+    assert reads[-1].pips == (9, 9)
+    assert [r.pips for r in reads[:6]] == [(5, 3), (7, 1), (6, 0), (4, 2), (11, 9), (10, 8)]
+
+
+def test_a_photo_of_clear_double_18_halves_keeps_counts_above_12() -> None:
+    logits = _logits(15, 18, 13, 17, 16, 14)
+    assert [r.pips for r in postprocess(logits)] == [(18, 15), (17, 13), (16, 14)]
+
+
+def test_an_impossible_set_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="max_pips"):
+        postprocess(_logits(1, 2), max_pips=19)
 
 
 def test_postprocess_refuses_wrong_shapes() -> None:

@@ -15,7 +15,7 @@ import pytest
 from vision_scenes import draw_tile, png_bytes, table
 
 from vision.cli import main
-from vision.pipeline import HandReader
+from vision.pipeline import ClassicalTileFinder, HandReader
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ class FakeHalfReader:
         self.reads = list(reads)
         self.calls: list[int] = []
 
-    def read(self, crops: np.ndarray) -> list[FakeRead]:
+    def read(self, crops: np.ndarray, max_pips: int | None = None) -> list[FakeRead]:
         assert crops.shape[1:] == (64, 128, 3) and crops.dtype == np.uint8
         self.calls.append(len(crops))
         return self.reads[: len(crops)]
@@ -57,7 +57,10 @@ def _run(argv: list[str], reader: HandReader) -> tuple[int, list[dict[str, objec
 
 def test_scores_a_photo_in_one_batched_read(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((12, 0), 0.9, 0.99), FakeRead((5, 0), 0.8, 0.98)])
-    status, lines = _run(["score", str(_two_tile_photo(tmp_path))], HandReader(half_reader))
+    status, lines = _run(
+        ["score", str(_two_tile_photo(tmp_path))],
+        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+    )
     assert status == 0
     assert half_reader.calls == [2], "all tiles of a photo go to the model in one call"
     (line,) = lines
@@ -77,15 +80,21 @@ def test_scores_a_photo_in_one_batched_read(tmp_path: Path) -> None:
 def test_blank_scoring_goes_through_the_rules_engine(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((0, 0), 0.9, 0.99), FakeRead((6, 1), 0.9, 0.99)])
     photo = str(_two_tile_photo(tmp_path))
-    _, plain = _run(["score", photo], HandReader(half_reader))
-    _, fifty = _run(["score", photo, "--blank-scoring", "double_blank_50"], HandReader(half_reader))
+    _, plain = _run(["score", photo], HandReader(half_reader, tile_finder=ClassicalTileFinder()))
+    _, fifty = _run(
+        ["score", photo, "--blank-scoring", "double_blank_50"],
+        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+    )
     assert plain[0]["points"] == 7
     assert fifty[0]["points"] == 57
 
 
 def test_crops_the_reader_rejects_are_dropped(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((3, 2), 0.9, 0.97), FakeRead((4, 4), 0.9, 0.05)])
-    _, lines = _run(["score", str(_two_tile_photo(tmp_path))], HandReader(half_reader))
+    _, lines = _run(
+        ["score", str(_two_tile_photo(tmp_path))],
+        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+    )
     assert [t["pips"] for t in lines[0]["tiles"]] == [[3, 2]]
 
 
@@ -101,7 +110,9 @@ def test_bad_files_get_error_lines_and_the_rest_are_still_scored(tmp_path: Path)
     missing = tmp_path / "missing.jpg"
     half_reader = FakeHalfReader([])
     paths = [empty, text, truncated, blank, missing]
-    status, lines = _run(["score", *map(str, paths)], HandReader(half_reader))
+    status, lines = _run(
+        ["score", *map(str, paths)], HandReader(half_reader, tile_finder=ClassicalTileFinder())
+    )
     assert status == 1
     assert [line["image"] for line in lines] == [str(p) for p in paths], (
         "one line per photo, in order"
@@ -118,7 +129,9 @@ def test_gigantic_photo_is_refused(tmp_path: Path) -> None:
 
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(_png_claiming(20000, 20000))
-    status, lines = _run(["score", str(bomb)], HandReader(FakeHalfReader([])))
+    status, lines = _run(
+        ["score", str(bomb)], HandReader(FakeHalfReader([]), tile_finder=ClassicalTileFinder())
+    )
     assert status == 1
     assert "too large" in str(lines[0]["error"])
 

@@ -1,0 +1,82 @@
+"""Rendered table scenes for training the tile finder, cached on disk in chunks.
+
+Each scene is rendered by vision.synth at SCENE_SIZE and stored as JPEG bytes (a little
+compression noise on top of the renderer's own) with the face corners of every listed tile.
+Seeds for the finder start at FINDER_SEED_BASE so they never coincide with the reader's
+crops. Chunks are files, so an interrupted render resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.synth import render_scene
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_VERSION = 1
+SCENE_SIZE = (512, 384)  # width, height
+FINDER_SEED_BASE = 5_000_000
+
+Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
+
+
+def render_sample(seed: int) -> Sample:
+    scene = render_scene(FINDER_SEED_BASE + seed, size=SCENE_SIZE)
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 93])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
+        raise RuntimeError("JPEG encoding failed")
+    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
+    return encoded.tobytes(), corners
+
+
+def _chunk_file(first_seed: int, count: int) -> Path:
+    return DATA_DIR / f"scenes-v{DATA_VERSION}-{first_seed}-{count}.pkl"
+
+
+def _render_chunk(job: tuple[int, int]) -> Path:
+    first_seed, count = job
+    path = _chunk_file(first_seed, count)
+    if not path.exists():
+        samples = [render_sample(seed) for seed in range(first_seed, first_seed + count)]
+        partial = path.with_suffix(".part")
+        partial.write_bytes(pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.rename(path)
+    return path
+
+
+def build_scenes(first_seed: int, count: int, workers: int = 2, chunk: int = 250) -> list[Sample]:
+    """Render ``count`` scenes with seeds first_seed.. (cached) and return them all."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    jobs = [
+        (start, min(chunk, first_seed + count - start))
+        for start in range(first_seed, first_seed + count, chunk)
+    ]
+    samples: list[Sample] = []
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        for done, path in enumerate(pool.imap(_render_chunk, jobs), start=1):
+            samples.extend(pickle.loads(path.read_bytes()))
+            if done % 4 == 0 or done == len(jobs):
+                elapsed = time.monotonic() - started
+                print(f"  {len(samples)}/{count} scenes ready after {elapsed:.0f}s", flush=True)
+    return samples
+
+
+def decode_sample(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+    data, corners = sample
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return image, corners
+
+
+if __name__ == "__main__":
+    import sys
+
+    first, total = int(sys.argv[1]), int(sys.argv[2])
+    build_scenes(first, total)

@@ -1,0 +1,296 @@
+"""Find domino faces in a photo with the learned tile finder (models/finder.onnx).
+
+    finder = TileFinder()                    # owns the onnxruntime session
+    found = finder.find(image_bgr)           # list[FoundTile], corners in image pixels
+
+The network looks at the photo shrunk to INPUT_LONG_SIDE and, on a grid STRIDE times coarser,
+predicts how likely each cell is the centre of a face-up tile's face, the centre's sub-cell
+offset, and the face's two half-axes: from the centre to the middle of a short edge (along the
+tile) and to the middle of a long edge (across it). A face is symmetric under a half turn, so
+each half-axis is encoded by its log length and its *doubled* angle (cos 2a, sin 2a): the two
+opposite directions that describe the same face get the same code, and the code is continuous
+as the tile turns. Centre +/- both half-axes gives the face as a parallelogram, which is close
+to the true outline for tiles that are small compared with the camera's distance.
+
+Everything except the session is plain numpy, so training (targets) and tests share it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.tiles import order_corners
+
+DEFAULT_FINDER_MODEL = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
+STRIDE = 4
+INPUT_MULTIPLE = 32
+INPUT_LONG_SIDE = 512
+HEATMAP, OFFSET_X, OFFSET_Y = 0, 1, 2
+ALONG = slice(3, 6)  # log length (in grid cells), cos 2a, sin 2a
+ACROSS = slice(6, 9)
+CHANNELS = 9
+MIN_SCORE = 0.3
+EDGE_TOLERANCE = 0.08
+OVERLAP_LIMIT = 0.3
+BORDER_SHARE = 0.3
+
+
+@dataclass(frozen=True)
+class FoundTile:
+    """One face the finder believes is a face-up tile."""
+
+    corners: NDArray[np.float32]  # (4, 2) clockwise from top-left, first edge long
+    score: float  # the centre heatmap's peak, 0..1
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def face_axes(corners: NDArray[np.float32]) -> tuple[NDArray[np.float64], ...]:
+    """Centre (diagonal crossing) and the along/across half-axes of a face quad.
+
+    ``corners`` are clockwise with the first edge long, as SceneTile and order_corners give.
+    """
+    c = np.asarray(corners, np.float64).reshape(4, 2)
+    along = ((c[1] + c[2]) - (c[0] + c[3])) / 4.0
+    across = ((c[2] + c[3]) - (c[0] + c[1])) / 4.0
+    return _diagonal_crossing(c), along, across
+
+
+def _diagonal_crossing(c: NDArray[np.float64]) -> NDArray[np.float64]:
+    # The face's centre seen in perspective is where its diagonals cross, not the corners' mean.
+    d1, d2 = c[2] - c[0], c[3] - c[1]
+    denominator = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denominator) < 1e-9:
+        return np.asarray(c.mean(axis=0), np.float64)
+    t = ((c[1][0] - c[0][0]) * d2[1] - (c[1][1] - c[0][1]) * d2[0]) / denominator
+    return np.asarray(c[0] + t * d1, np.float64)
+
+
+def encode_axis(vector: NDArray[np.float64]) -> tuple[float, float, float]:
+    """(log length, cos 2a, sin 2a) of a half-axis given in grid cells."""
+    length = max(float(np.hypot(vector[0], vector[1])), 1e-3)
+    angle = math.atan2(float(vector[1]), float(vector[0]))
+    return math.log(length), math.cos(2 * angle), math.sin(2 * angle)
+
+
+def decode_axes(code: NDArray[np.float32]) -> NDArray[np.float64]:
+    """(..., 3) codes -> (..., 2) half-axis vectors (one of the two equivalent directions)."""
+    code = np.asarray(code, np.float64)
+    length = np.exp(np.clip(code[..., 0], -3.0, 6.0))
+    angle = 0.5 * np.arctan2(code[..., 2], code[..., 1])
+    return np.stack([length * np.cos(angle), length * np.sin(angle)], axis=-1)
+
+
+def parallelogram(
+    centre: NDArray[np.float64], along: NDArray[np.float64], across: NDArray[np.float64]
+) -> NDArray[np.float32]:
+    """The face outline centre +/- along +/- across, ordered like every quad in vision/."""
+    corners = np.array(
+        [
+            centre - along - across,
+            centre + along - across,
+            centre + along + across,
+            centre - along + across,
+        ],
+        np.float32,
+    )
+    return order_corners(corners)
+
+
+# --------------------------------------------------------------------------- pre/post
+
+
+def input_size(width: int, height: int, long_side: int = INPUT_LONG_SIDE) -> tuple[float, int, int]:
+    """Scale and padded network input size (width, height) for a photo of width x height."""
+    scale = long_side / max(width, height)
+    net_w = _round_up(max(1, round(width * scale)))
+    net_h = _round_up(max(1, round(height * scale)))
+    return scale, net_w, net_h
+
+
+def _round_up(value: int) -> int:
+    return max(INPUT_MULTIPLE, -(-value // INPUT_MULTIPLE) * INPUT_MULTIPLE)
+
+
+def preprocess(
+    image_bgr: NDArray[np.uint8], long_side: int = INPUT_LONG_SIDE
+) -> tuple[NDArray[np.float32], float]:
+    """Network input (1, 3, H, W) float32 in 0..1 (BGR) and the scale applied to the photo.
+
+    The photo is shrunk with area averaging and padded on the right and bottom by repeating
+    its last row and column, so the padding has no edges of its own.
+    """
+    height, width = image_bgr.shape[:2]
+    scale, net_w, net_h = input_size(width, height, long_side)
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(image_bgr, (new_w, new_h), interpolation=interpolation)
+    padded = cv2.copyMakeBorder(small, 0, net_h - new_h, 0, net_w - new_w, cv2.BORDER_REPLICATE)
+    tensor = padded.transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255)
+    return np.ascontiguousarray(tensor), scale
+
+
+def decode(
+    output: NDArray[np.float32],
+    scale: float,
+    image_size: tuple[int, int],
+    min_score: float = MIN_SCORE,
+    edge_tolerance: float = EDGE_TOLERANCE,
+) -> list[FoundTile]:
+    """Network output (1, 9, h, w) -> faces in the photo's pixels, best first.
+
+    Peaks are local maxima of the heatmap over 3x3 cells above ``min_score``. A face reaching
+    past the photo's edge by more than ``edge_tolerance`` of its short side is cut by the frame
+    and dropped; one that overshoots by less (a tile filling a close-up, or an outline a little
+    too big) is clipped to the photo.
+    """
+    maps = np.asarray(output, np.float32)[0]
+    heat = maps[HEATMAP]
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs], kind="stable")
+    width, height = image_size
+    to_photo = STRIDE / scale
+    found: list[FoundTile] = []
+    for index in order:
+        y, x = int(ys[index]), int(xs[index])
+        centre = np.array([x + maps[OFFSET_X, y, x], y + maps[OFFSET_Y, y, x]], np.float64)
+        along = decode_axes(maps[ALONG, y, x])
+        across = decode_axes(maps[ACROSS, y, x])
+        quad = parallelogram(centre * to_photo, along * to_photo, across * to_photo)
+        short_side = 2.0 * float(min(np.hypot(*along), np.hypot(*across))) * to_photo
+        if _overshoot(quad, width, height) > edge_tolerance * short_side:
+            continue
+        quad[:, 0] = np.clip(quad[:, 0], 0, width - 1)
+        quad[:, 1] = np.clip(quad[:, 1], 0, height - 1)
+        found.append(FoundTile(corners=quad, score=float(heat[y, x])))
+    return _suppress_overlaps(found)
+
+
+def _overshoot(quad: NDArray[np.float32], width: int, height: int) -> float:
+    """How far (pixels) the quad reaches outside the photo; 0 when it is inside."""
+    return float(
+        max(
+            -quad[:, 0].min(),
+            -quad[:, 1].min(),
+            quad[:, 0].max() - (width - 1),
+            quad[:, 1].max() - (height - 1),
+            0.0,
+        )
+    )
+
+
+def _suppress_overlaps(found: list[FoundTile], limit: float = 0.5) -> list[FoundTile]:
+    """Drop a weaker face that is mostly the same place as a stronger one (one tile, two
+    peaks): its centre inside the stronger face's middle, or an overlap over OVERLAP_LIMIT."""
+    kept: list[FoundTile] = []
+    for candidate in found:
+        centre = candidate.corners.mean(axis=0)
+        if any(
+            _inside_shrunk(centre, other.corners, limit)
+            or _iou(candidate.corners, other.corners) > OVERLAP_LIMIT
+            for other in kept
+        ):
+            continue
+        kept.append(candidate)
+    return kept
+
+
+def _iou(first: NDArray[np.float32], second: NDArray[np.float32]) -> float:
+    a = first.reshape(-1, 1, 2).astype(np.float32)
+    b = second.reshape(-1, 1, 2).astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _inside_shrunk(point: NDArray[np.float32], quad: NDArray[np.float32], factor: float) -> bool:
+    middle = quad.mean(axis=0)
+    shrunk = middle + (quad - middle) * factor
+    contour = shrunk.reshape(-1, 1, 2).astype(np.float32)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+def with_border(
+    image_bgr: NDArray[np.uint8], share: float = BORDER_SHARE
+) -> tuple[NDArray[np.uint8], int]:
+    """The photo framed by a plain border (``share`` of its long side on every side), in a
+    grey that stands out from the photo's own edge, and the border's width."""
+    height, width = image_bgr.shape[:2]
+    pad = max(1, round(share * max(height, width)))
+    edge = np.concatenate([image_bgr[0], image_bgr[-1], image_bgr[:, 0], image_bgr[:, -1]]).astype(
+        np.float32
+    )
+    grey = 40 if float(np.median(edge.mean(axis=1))) > 110 else 200
+    framed = cv2.copyMakeBorder(
+        image_bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(grey, grey, grey)
+    )
+    return np.asarray(framed, np.uint8), pad
+
+
+def inside_original(
+    found: list[FoundTile], pad: int, width: int, height: int, tolerance: float = EDGE_TOLERANCE
+) -> list[FoundTile]:
+    """Faces found in the framed photo, moved back into the photo; faces lying mostly on the
+    border (more than ``tolerance`` of their short side outside the photo) are dropped."""
+    kept: list[FoundTile] = []
+    for face in found:
+        quad = face.corners - np.float32(pad)
+        short_side = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+        if _overshoot(quad, width, height) > tolerance * short_side:
+            continue
+        quad[:, 0] = np.clip(quad[:, 0], 0, width - 1)
+        quad[:, 1] = np.clip(quad[:, 1], 0, height - 1)
+        kept.append(FoundTile(corners=quad, score=face.score))
+    return kept
+
+
+# --------------------------------------------------------------------------- the model
+
+
+class TileFinder:
+    """Runs the finder network; fails at construction if the model file is missing."""
+
+    def __init__(self, model_path: Path = DEFAULT_FINDER_MODEL, threads: int = 1) -> None:
+        if not Path(model_path).is_file():
+            raise FileNotFoundError(
+                f"tile finder model not found at {model_path}; it is committed under models/ "
+                "(rebuild it with `make train`)"
+            )
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self._session = onnxruntime.InferenceSession(
+            str(model_path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self._session.get_inputs()[0].name
+
+    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
+        """Every face-up tile in the photo, best first.
+
+        A photo in which nothing is found is looked at once more with a plain border around
+        it: a tile photographed so close that it fills the frame then looks like a tile on a
+        table, which is what the network knows.
+        """
+        found = self._find(image_bgr, min_score)
+        if found:
+            return found
+        framed, pad = with_border(image_bgr)
+        height, width = image_bgr.shape[:2]
+        return inside_original(self._find(framed, min_score), pad, width, height)
+
+    def _find(self, image_bgr: NDArray[np.uint8], min_score: float) -> list[FoundTile]:
+        tensor, scale = preprocess(image_bgr)
+        (output,) = self._session.run(None, {self._input: tensor})
+        height, width = image_bgr.shape[:2]
+        return decode(np.asarray(output, np.float32), scale, (width, height), min_score)

@@ -397,7 +397,10 @@ def main() -> None:
     export_onnx(net, args.out)
     card = {
         "model": "tile finder",
-        "command": f"python -m training.train_finder --seed {args.seed} --out {args.out}",
+        "command": (
+            f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
+            f" --out {args.out}"
+        ),
         "seed": args.seed,
         "parameters": params,
         "train_scenes": args.scenes,

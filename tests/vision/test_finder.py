@@ -11,6 +11,7 @@ import pytest
 from vision.finder import (
     ACROSS,
     ALONG,
+    BORDER_SHARE,
     CHANNELS,
     DEFAULT_FINDER_MODEL,
     HEATMAP,
@@ -168,7 +169,7 @@ def test_the_model_finds_nothing_on_an_empty_table() -> None:
 def test_a_framed_photo_keeps_its_pixels_inside_a_plain_contrasting_border() -> None:
     white_tile = np.full((150, 290, 3), 235, np.uint8)
     framed, pad = with_border(white_tile)
-    assert pad == round(0.3 * 290)
+    assert pad == round(BORDER_SHARE * 290)
     assert framed.shape == (150 + 2 * pad, 290 + 2 * pad, 3)
     assert np.array_equal(framed[pad : pad + 150, pad : pad + 290], white_tile)
     assert framed[0, 0, 0] < 100  # dark around a light photo

@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
-from vision.decode import MAX_PIXELS, decode_photo
+from vision.decode import MAX_PIXELS, Photo, decode_photo
 from vision.rectify import rectify_tiles
-from vision.tiles import find_tiles
+from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
 
 READ_LONG_SIDE = 2000
@@ -34,6 +34,13 @@ finder is sure of them (SURE_FINDER_SCORE): the reader only sees a tight crop, t
 the tile in its surroundings."""
 
 SURE_FINDER_SCORE = 0.6
+
+TILE_SHAPE = (1.6, 2.4)
+ONE_TILE_IS_TILE = 0.9
+"""A photo in which no tile is found but that is shaped like a domino (long side 1.6..2.4
+times the short one) may have been cropped to one tile, with no table left around it to
+outline. It is read whole as one tile face, and kept only if the reader is quite sure
+(ONE_TILE_IS_TILE) that it shows a face-up domino."""
 
 
 class FoundTileLike(Protocol):
@@ -131,6 +138,20 @@ class HandReader:
         self.tile_finder  # noqa: B018
         self.half_reader  # noqa: B018
 
+    def _read_as_one_tile(self, photo: Photo, max_pips: int | None) -> list[DetectedTile]:
+        height, width = photo.pixels.shape[:2]
+        quad = whole_photo_quad(width, height)
+        (read,) = self.half_reader.read(rectify_tiles(photo.pixels, [quad]), max_pips)
+        if read.is_tile < ONE_TILE_IS_TILE:
+            return []
+        return [
+            DetectedTile(
+                pips=(max(read.pips), min(read.pips)),
+                confidence=float(np.clip(read.confidence * read.is_tile, 0.0, 1.0)),
+                corners=_photo_corners(quad, 1.0 / photo.scale, photo.width, photo.height),
+            )
+        ]
+
     def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
         """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
 
@@ -156,10 +177,25 @@ class HandReader:
                         corners=_photo_corners(quad, to_photo, photo.width, photo.height),
                     )
                 )
+        if not tiles and tile_shaped(photo.width, photo.height):
+            tiles = self._read_as_one_tile(photo, max_pips)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return HandReading(
             width=photo.width, height=photo.height, tiles=tuple(tiles), ms=elapsed_ms
         )
+
+
+def tile_shaped(width: int, height: int) -> bool:
+    """A photo as long and narrow as a domino may be a photo cropped to one tile."""
+    return TILE_SHAPE[0] <= max(width, height) / max(1, min(width, height)) <= TILE_SHAPE[1]
+
+
+def whole_photo_quad(width: int, height: int) -> NDArray[np.float32]:
+    """The photo's own outline, ordered like every tile outline (long first edge)."""
+    corners = np.array(
+        [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32
+    )
+    return order_corners(corners)
 
 
 def _photo_corners(

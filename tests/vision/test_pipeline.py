@@ -11,7 +11,7 @@ import pytest
 from vision.finder import DEFAULT_FINDER_MODEL
 from vision.halves import DEFAULT_HALF_MODEL
 from vision.pipeline import HandReader
-from vision.synth import render_scene
+from vision.synth import render_background, render_scene, render_tile_crop
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_FINDER_MODEL.is_file() and DEFAULT_HALF_MODEL.is_file()),
@@ -69,3 +69,26 @@ def test_corners_outline_the_tiles_in_the_photos_own_pixels(reader: HandReader) 
 RECALL_FLOOR = 0.5
 PRECISION_FLOOR = 0.5
 EXACT_FLOOR = 0.05
+
+
+def test_a_photo_cropped_to_one_tile_is_read_as_that_tile(reader: HandReader) -> None:
+    hands = [(6, 2), (9, 0), (12, 5), (3, 3), (8, 7)]
+    right = 0
+    for seed, pips in enumerate(hands, start=4000):
+        face = render_tile_crop(seed, pips, jitter=0.0)
+        photo = cv2.resize(face, (300, 150), interpolation=cv2.INTER_CUBIC)
+        reading = reader.read(_jpeg(photo), max_pips=12)
+        assert len(reading.tiles) <= 1
+        if reading.tiles:
+            (tile,) = reading.tiles
+            assert sorted(map(tuple, tile.corners)) == [(0, 0), (0, 149), (299, 0), (299, 149)]
+            right += tile.pips == (max(pips), min(pips))
+    assert right >= 4
+
+
+def test_an_empty_table_of_a_tiles_shape_is_not_read_as_a_tile(reader: HandReader) -> None:
+    rng = np.random.default_rng(8)
+    for seed in range(3):
+        table = render_background(np.random.default_rng(seed), 720, 1280, 60.0)
+        photo = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
+        assert reader.read(_jpeg(photo)).tiles == ()

@@ -1,7 +1,7 @@
 """Camera pipeline: read the dominoes left in a hand from a phone photo.
 
 Public API: `read_hand(data) -> HandReading`, `score_reading(reading, blank_scoring)`,
-`HandReader` (holds the model session), `PhotoError` (unreadable photo), and the result
+`HandReader` (holds the two model sessions: tile finder and half reader), `PhotoError` (unreadable photo), and the result
 types `HandReading` and `DetectedTile`.
 """
 

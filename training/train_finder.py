@@ -32,6 +32,7 @@ from vision.finder import (
     decode,
     encode_axis,
     face_axes,
+    outline_iou,
 )
 
 CROP = (384, 288)  # width, height of a training input
@@ -258,14 +259,6 @@ def regression_loss(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tens
 # --------------------------------------------------------------------------- validation
 
 
-def _iou(first: np.ndarray, second: np.ndarray) -> float:
-    a = first.astype(np.float32).reshape(-1, 1, 2)
-    b = second.astype(np.float32).reshape(-1, 1, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def evaluate(net: nn.Module, samples: list[Sample], min_score: float = 0.3) -> dict[str, float]:
     """Precision and recall of whole faces (IoU >= 0.5) on full held-out scenes."""
     exported = Exported(net).eval()
@@ -283,7 +276,7 @@ def evaluate(net: nn.Module, samples: list[Sample], min_score: float = 0.3) -> d
             for face in faces:
                 best, best_iou = -1, 0.5
                 for index in unused:
-                    value = _iou(face.corners, corners[index])
+                    value = outline_iou(face.corners, corners[index])
                     if value >= best_iou:
                         best, best_iou = index, value
                 if best >= 0:

@@ -1,8 +1,8 @@
 """Camera pipeline: read the dominoes left in a hand from a phone photo.
 
 Public API: `read_hand(data) -> HandReading`, `score_reading(reading, blank_scoring)`,
-`HandReader` (holds the two model sessions: tile finder and half reader), `PhotoError` (unreadable photo), and the result
-types `HandReading` and `DetectedTile`.
+`HandReader` (holds the two model sessions: tile finder and half reader), `PhotoError`
+(unreadable photo), and the result types `HandReading` and `DetectedTile`.
 """
 
 from vision.decode import PhotoError, decode_photo

@@ -195,7 +195,7 @@ def _suppress_overlaps(found: list[FoundTile], limit: float = 0.5) -> list[Found
         centre = candidate.corners.mean(axis=0)
         if any(
             _inside_shrunk(centre, other.corners, limit)
-            or _iou(candidate.corners, other.corners) > OVERLAP_LIMIT
+            or outline_iou(candidate.corners, other.corners) > OVERLAP_LIMIT
             for other in kept
         ):
             continue
@@ -203,7 +203,8 @@ def _suppress_overlaps(found: list[FoundTile], limit: float = 0.5) -> list[Found
     return kept
 
 
-def _iou(first: NDArray[np.float32], second: NDArray[np.float32]) -> float:
+def outline_iou(first: NDArray[np.float32], second: NDArray[np.float32]) -> float:
+    """Intersection over union of two convex outlines (4, 2)."""
     a = first.reshape(-1, 1, 2).astype(np.float32)
     b = second.reshape(-1, 1, 2).astype(np.float32)
     inter, _ = cv2.intersectConvexConvex(a, b)

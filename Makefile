@@ -43,11 +43,11 @@ simulate: $(STAMP)
 eval-vision: $(STAMP)
 	$(BIN)/python -m vision.evaluate
 
-## Train both models (CPU only; never run in CI; about 1 h 50 min on 2 cores). Installs the
-## CPU build of PyTorch. The tile finder first (renders 9,000 scenes, 50 min), then the reader.
+## Train both models (CPU only; never run in CI; about 1 h 40 min on 2 cores). Installs the
+## CPU build of PyTorch. The tile finder first (renders 9,000 scenes, ~55 min), then the reader.
 train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
-	$(BIN)/python -m training.train_finder --seed 0 --minutes 50 --out models/finder.onnx
+	$(BIN)/python -m training.train_finder --seed 0 --minutes 45 --out models/finder.onnx
 	$(BIN)/python -m training.train_halves --seed 0 --out models/halves.onnx
 
 clean:

@@ -201,9 +201,13 @@ def whole_photo_quad(width: int, height: int) -> NDArray[np.float32]:
 def _photo_corners(
     quad: NDArray[np.float32], to_photo: float, width: int, height: int
 ) -> tuple[tuple[int, int], ...]:
+    """The outline as the contract gives it: photo pixels, clockwise from the top-left corner
+    (the one nearest the photo's top-left), whichever edge that starts with."""
     scaled = np.asarray(quad, dtype=np.float64) * to_photo
     xs = np.clip(np.round(scaled[:, 0]), 0, width - 1).astype(int)
     ys = np.clip(np.round(scaled[:, 1]), 0, height - 1).astype(int)
+    start = int(np.argmin(xs + ys))
+    xs, ys = np.roll(xs, -start), np.roll(ys, -start)
     return tuple((int(x), int(y)) for x, y in zip(xs, ys, strict=True))
 
 

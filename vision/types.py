@@ -15,8 +15,8 @@ class DetectedTile:
     confidence: float
     """The pipeline's belief (0..1) that this tile is read right."""
     corners: tuple[tuple[int, int], ...]
-    """Outline in the photo's pixel coordinates (after EXIF orientation), clockwise from
-    top-left, first edge long."""
+    """Outline in the photo's pixel coordinates (after EXIF orientation), clockwise on screen
+    from the top-left corner."""
 
     def to_json(self) -> dict[str, Any]:
         """The tile as the contract's JSON object."""

@@ -92,3 +92,15 @@ def test_an_empty_table_of_a_tiles_shape_is_not_read_as_a_tile(reader: HandReade
         table = render_background(np.random.default_rng(seed), 720, 1280, 60.0)
         photo = np.clip(table + rng.normal(0, 3, table.shape), 0, 255).astype(np.uint8)
         assert reader.read(_jpeg(photo)).tiles == ()
+
+
+def test_outlines_start_at_the_top_left_corner_and_run_clockwise(reader: HandReader) -> None:
+    scene = render_scene(2200, size=(1600, 1200), n_tiles=(4, 8))
+    reading = reader.read(_jpeg(scene.image))
+    assert reading.tiles
+    for tile in reading.tiles:
+        corners = np.asarray(tile.corners, float)
+        sums = corners.sum(axis=1)
+        assert sums[0] == sums.min()
+        x, y = corners[:, 0], corners[:, 1]
+        assert float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0  # clockwise, y down

@@ -57,22 +57,21 @@ class PhotoTiles:
 
 def model_path() -> Path:
     """The half-reader model this app uses (``PHOTO_MODEL_PATH`` overrides the default)."""
-    configured = current_app.config.get("PHOTO_MODEL_PATH")
-    if configured:
-        return Path(configured)
     from vision.halves import DEFAULT_HALF_MODEL
 
-    return DEFAULT_HALF_MODEL
+    return _configured("PHOTO_MODEL_PATH", DEFAULT_HALF_MODEL)
 
 
 def finder_path() -> Path:
     """The tile-finder model this app uses (``PHOTO_FINDER_PATH`` overrides the default)."""
-    configured = current_app.config.get("PHOTO_FINDER_PATH")
-    if configured:
-        return Path(configured)
     from vision.finder import DEFAULT_FINDER_MODEL
 
-    return DEFAULT_FINDER_MODEL
+    return _configured("PHOTO_FINDER_PATH", DEFAULT_FINDER_MODEL)
+
+
+def _configured(key: str, default: Path) -> Path:
+    configured = current_app.config.get(key)
+    return Path(configured) if configured else default
 
 
 def reading_available() -> bool:

@@ -131,48 +131,10 @@ def _fully_inside(quad: np.ndarray, width: int, height: int) -> bool:
     )
 
 
-TIGHT_SHARE = 0.0
-"""Share of samples cut tightly around one tile, the way a player photographs a single tile
-up close. Tried at 0.12 (with scales up to 2.0): after 1,000 steps the finder found 0.29 of
-synthetic tiles against 0.76 without, so it is off; the pipeline instead looks again at a
-zoomed-out copy of a photo in which it found nothing (vision.pipeline)."""
-
-
-def tight_crop(
-    image: np.ndarray, corners: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
-    """Cut the scene just around one listed tile, fit it into CROP, pad right and bottom."""
-    chosen = corners[int(rng.integers(len(corners)))]
-    low, high = chosen.min(axis=0), chosen.max(axis=0)
-    margin = (high - low) * rng.uniform(0.01, 0.3, 2) + 1.0
-    height, width = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(low - margin), 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(high + margin), [width - 1, height - 1]).astype(int)
-    cut = image[y0 : y1 + 1, x0 : x1 + 1]
-    moved = corners.reshape(-1, 2) - np.array([x0, y0], np.float32)
-    turns = int(rng.integers(4))
-    for _ in range(turns):  # a quarter turn clockwise: (x, y) -> (h - 1 - y, x)
-        cut_h = cut.shape[0]
-        cut = np.ascontiguousarray(np.rot90(cut, -1))
-        moved = np.stack([cut_h - 1 - moved[:, 1], moved[:, 0]], axis=1)
-    out_w, out_h = CROP
-    scale = min(out_w / cut.shape[1], out_h / cut.shape[0])
-    new_w = max(1, min(out_w, round(cut.shape[1] * scale)))
-    new_h = max(1, min(out_h, round(cut.shape[0] * scale)))
-    resized = cv2.resize(cut, (new_w, new_h), interpolation=cv2.INTER_AREA)
-    padded = cv2.copyMakeBorder(resized, 0, out_h - new_h, 0, out_w - new_w, cv2.BORDER_REPLICATE)
-    moved = (moved * np.array([new_w / cut.shape[1], new_h / cut.shape[0]])).reshape(-1, 4, 2)
-    kept = [q for q in moved.astype(np.float32) if _fully_inside(q, new_w, new_h)]
-    return padded, np.array(kept, np.float32).reshape(-1, 4, 2)
-
-
 def augment(
     image: np.ndarray, corners: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only."""
-    if len(corners) and rng.random() < TIGHT_SHARE:
-        cut, kept = tight_crop(image, corners, rng)
-        return _recolour(cut, rng), kept
     scale = float(math.exp(rng.uniform(math.log(0.45), math.log(1.6))))
     angle = float(rng.choice([0.0, 90.0, 180.0, 270.0])) + (
         float(rng.uniform(-30, 30)) if rng.random() < 0.3 else 0.0

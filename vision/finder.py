@@ -165,13 +165,24 @@ def decode(
         along = decode_axes(maps[ALONG, y, x])
         across = decode_axes(maps[ACROSS, y, x])
         quad = parallelogram(centre * to_photo, along * to_photo, across * to_photo)
-        short_side = 2.0 * float(min(np.hypot(*along), np.hypot(*across))) * to_photo
-        if _overshoot(quad, width, height) > edge_tolerance * short_side:
-            continue
-        quad[:, 0] = np.clip(quad[:, 0], 0, width - 1)
-        quad[:, 1] = np.clip(quad[:, 1], 0, height - 1)
-        found.append(FoundTile(corners=quad, score=float(heat[y, x])))
+        kept = _within_photo(quad, width, height, edge_tolerance)
+        if kept is not None:
+            found.append(FoundTile(corners=kept, score=float(heat[y, x])))
     return _suppress_overlaps(found)
+
+
+def _within_photo(
+    quad: NDArray[np.float32], width: int, height: int, tolerance: float
+) -> NDArray[np.float32] | None:
+    """The quad clipped to the photo, or None if it reaches out by more than ``tolerance`` of
+    its short side (a tile cut by the frame)."""
+    short_side = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
+    if _overshoot(quad, width, height) > tolerance * short_side:
+        return None
+    clipped = quad.copy()
+    clipped[:, 0] = np.clip(clipped[:, 0], 0, width - 1)
+    clipped[:, 1] = np.clip(clipped[:, 1], 0, height - 1)
+    return clipped
 
 
 def _overshoot(quad: NDArray[np.float32], width: int, height: int) -> float:
@@ -243,13 +254,9 @@ def inside_original(
     border (more than ``tolerance`` of their short side outside the photo) are dropped."""
     kept: list[FoundTile] = []
     for face in found:
-        quad = face.corners - np.float32(pad)
-        short_side = float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).min())
-        if _overshoot(quad, width, height) > tolerance * short_side:
-            continue
-        quad[:, 0] = np.clip(quad[:, 0], 0, width - 1)
-        quad[:, 1] = np.clip(quad[:, 1], 0, height - 1)
-        kept.append(FoundTile(corners=quad, score=face.score))
+        quad = _within_photo(face.corners - np.float32(pad), width, height, tolerance)
+        if quad is not None:
+            kept.append(FoundTile(corners=quad, score=face.score))
     return kept
 
 

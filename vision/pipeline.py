@@ -144,13 +144,7 @@ class HandReader:
         (read,) = self.half_reader.read(rectify_tiles(photo.pixels, [quad]), max_pips)
         if read.is_tile < ONE_TILE_IS_TILE:
             return []
-        return [
-            DetectedTile(
-                pips=(max(read.pips), min(read.pips)),
-                confidence=float(np.clip(read.confidence * read.is_tile, 0.0, 1.0)),
-                corners=_photo_corners(quad, 1.0 / photo.scale, photo.width, photo.height),
-            )
-        ]
+        return [_detected(read, read.is_tile, quad, photo)]
 
     def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
         """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
@@ -165,18 +159,10 @@ class HandReader:
             quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
-            to_photo = 1.0 / photo.scale
             for face, quad, read in zip(found, quads, reads, strict=True):
                 belief = max(read.is_tile, face.score if face.score >= SURE_FINDER_SCORE else 0.0)
-                if belief < MIN_IS_TILE:
-                    continue
-                tiles.append(
-                    DetectedTile(
-                        pips=(max(read.pips), min(read.pips)),
-                        confidence=float(np.clip(read.confidence * belief, 0.0, 1.0)),
-                        corners=_photo_corners(quad, to_photo, photo.width, photo.height),
-                    )
-                )
+                if belief >= MIN_IS_TILE:
+                    tiles.append(_detected(read, belief, quad, photo))
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
@@ -196,6 +182,17 @@ def whole_photo_quad(width: int, height: int) -> NDArray[np.float32]:
         [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32
     )
     return order_corners(corners)
+
+
+def _detected(
+    read: TileReadLike, belief: float, quad: NDArray[np.float32], photo: Photo
+) -> DetectedTile:
+    """One reported tile; ``belief`` is how sure the pipeline is that it is a tile at all."""
+    return DetectedTile(
+        pips=(max(read.pips), min(read.pips)),
+        confidence=float(np.clip(read.confidence * belief, 0.0, 1.0)),
+        corners=_photo_corners(quad, 1.0 / photo.scale, photo.width, photo.height),
+    )
 
 
 def _photo_corners(

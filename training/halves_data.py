@@ -18,7 +18,7 @@ from vision.synth import MAX_PIPS, render_tile_crop
 NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2
 DATA_DIR = Path(__file__).resolve().parent / "data"
-DATA_VERSION = 4  # bump when vision.synth changes what it draws, so stale caches go unused
+DATA_VERSION = 5  # bump when vision.synth changes what it draws, so stale caches go unused
 
 # Share of crops of each kind; most are face-up tiles.
 _KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.03}

@@ -2,7 +2,7 @@
 
     python -m training.measure_real [--model models/halves.onnx] [--sheet training/runs/real.png]
 
-Tiles are found and rectified by the pipeline's own finder (vision.tiles, vision.rectify).
+Tiles are found and rectified as the pipeline does it (the learned finder, vision.rectify).
 Labels carry no tile positions, so found tiles are paired with labelled tiles by the
 assignment that agrees on the most halves; a half is right when its count matches its
 partner's. The figures therefore mix reader errors with finder errors (a wrongly cut crop
@@ -21,10 +21,10 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.decode import PhotoError, decode_photo
 from vision.evaluate import PhotoResult
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader
 from vision.pipeline import MIN_IS_TILE, READ_LONG_SIDE
 from vision.rectify import rectify_tiles
-from vision.tiles import find_tiles
 
 PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "photos" / "dev"
 
@@ -42,6 +42,7 @@ def _found_crops(photos_dir: Path, cache: Path | None) -> dict[str, np.ndarray]:
             return {name: stored[name] for name in stored.files}
     manifest = json.loads((photos_dir / "manifest.json").read_text())
     found: dict[str, np.ndarray] = {}
+    finder = TileFinder(DEFAULT_FINDER_MODEL)
     for entry in manifest:
         if entry.get("tiles") is None:
             continue
@@ -50,7 +51,7 @@ def _found_crops(photos_dir: Path, cache: Path | None) -> dict[str, np.ndarray]:
             photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
         except PhotoError:
             continue
-        quads = find_tiles(photo.pixels)
+        quads = [tile.corners for tile in finder.find(photo.pixels)]
         found[entry["file"]] = (
             rectify_tiles(photo.pixels, quads) if quads else np.zeros((0, 64, 128, 3), np.uint8)
         )

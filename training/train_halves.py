@@ -3,9 +3,11 @@
     python -m training.train_halves --seed 0 --out models/halves.onnx
 
 Renders (or reuses from training/data/) a training set and a held-out synthetic validation set
-with vision.synth, trains a small CNN on the CPU with augmentations that mimic rectified real
-photos, fits a temperature on the validation set and exports an ONNX graph whose logits are
-already divided by it. A JSON sidecar next to the model records how it was made.
+with vision.synth, plus crops cut along the tile finder's own outlines on rendered scenes
+(training/finder_crops_data.py, so the reader learns the finder's looseness), trains a small
+CNN on the CPU with augmentations that mimic rectified real photos, fits a temperature on the
+validation sets and exports an ONNX graph whose logits are already divided by it. A JSON
+sidecar next to the model records how it was made.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import argparse
 import json
 import math
 import multiprocessing
+import shlex
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -23,6 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from training import finder_crops_data
 from training.halves_data import (
     NOT_A_HALF,
     NUM_CLASSES,
@@ -183,6 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--width", type=int, default=16)
+    parser.add_argument(
+        "--finder-scenes", type=int, default=2000, help="rendered scenes cut by the finder"
+    )
+    parser.add_argument("--finder-val-scenes", type=int, default=150)
+    parser.add_argument(
+        "--finder-share", type=float, default=0.4, help="share of each batch from finder crops"
+    )
     args = parser.parse_args(argv)
 
     started = time.monotonic()
@@ -196,6 +208,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     val_x, val_y = _halves_and_labels(val_crops, val_pairs)
     del val_crops
+    print(f"finder crops: {args.finder_val_scenes} validation scenes", flush=True)
+    finder_val_x, finder_val_y = _halves_and_labels(
+        *finder_crops_data.build_set(
+            base + 3_900_000, args.finder_val_scenes, workers=args.render_workers
+        )
+    )
+    print(f"finder crops: {args.finder_scenes} training scenes", flush=True)
+    finder_x, finder_y = _halves_and_labels(
+        *finder_crops_data.build_set(
+            base + 3_000_000, args.finder_scenes, workers=args.render_workers
+        )
+    )
 
     # Training chunks render in the background while the net already trains on those ready.
     jobs = chunk_jobs(base + 1_000_000, args.train_count)
@@ -241,9 +265,13 @@ def main(argv: list[str] | None = None) -> int:
             if len(parts_x) != before:
                 train_x, train_y = torch.cat(parts_x), torch.cat(parts_y)
         net.train()
-        index = torch.randint(0, len(train_x), (args.batch,), generator=generator)
-        x = _augment(_to_float(train_x[index]), generator)
-        loss = F.cross_entropy(net(x), train_y[index])
+        from_finder = int(args.batch * args.finder_share)
+        index = torch.randint(0, len(train_x), (args.batch - from_finder,), generator=generator)
+        finder_index = torch.randint(0, len(finder_x), (from_finder,), generator=generator)
+        batch_x = torch.cat([train_x[index], finder_x[finder_index]])
+        batch_y = torch.cat([train_y[index], finder_y[finder_index]])
+        x = _augment(_to_float(batch_x), generator)
+        loss = F.cross_entropy(net(x), batch_y)
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         optimiser.step()
@@ -261,8 +289,13 @@ def main(argv: list[str] | None = None) -> int:
     train_halves = len(train_x)
     train_seconds = time.monotonic() - train_start
 
-    val_logits = _evaluate(net, val_x, val_y)
-    metrics = _report("validation", val_logits, val_y)
+    tile_logits = _evaluate(net, val_x, val_y)
+    metrics = _report("validation", tile_logits, val_y)
+    finder_logits = _evaluate(net, finder_val_x, finder_val_y)
+    finder_metrics = _report("finder-crop validation", finder_logits, finder_val_y)
+    # The temperature is fitted on both kinds, as the pipeline reads the finder's crops.
+    val_logits = torch.cat([tile_logits, finder_logits])
+    val_y = torch.cat([val_y, finder_val_y])
     temperature = _fit_temperature(val_logits, val_y)
     ece_before = _expected_calibration_error(F.softmax(val_logits, 1), val_y)
     ece_after = _expected_calibration_error(F.softmax(val_logits / temperature, 1), val_y)
@@ -303,8 +336,12 @@ def main(argv: list[str] | None = None) -> int:
         "parameters": parameters,
         "train_seconds": round(train_seconds),
         "torch": torch.__version__,
+        "finder_train_halves": len(finder_x),
+        "finder_val_halves": len(finder_val_x),
         "validation": metrics,
-        "command": f"python -m training.train_halves --seed {args.seed} --out {args.out}",
+        "finder_crop_validation": finder_metrics,
+        "command": "python -m training.train_halves "
+        + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
     }
     args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
     size_kb = args.out.stat().st_size / 1024

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.decode import PhotoError, decode_photo
-from vision.halves import HalfReader, TileRead
+from vision.halves import DEFAULT_HALF_MODEL, HalfReader, TileRead
 from vision.pipeline import READ_LONG_SIDE, ClassicalTileFinder, HandReader, TileFinderLike
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
@@ -159,13 +159,13 @@ class _BatchCounter:
 FINDERS = ("learned", "classical")
 
 
-def make_finder(name: str, threads: int = 1) -> TileFinderLike:
-    """The tile finder called ``name`` in FINDERS."""
+def make_finder(name: str, threads: int = 1, model: Path | None = None) -> TileFinderLike:
+    """The tile finder called ``name`` in FINDERS (``model``: another learned finder's file)."""
     if name == "classical":
         return ClassicalTileFinder()
-    from vision.finder import TileFinder
+    from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 
-    return TileFinder(threads=threads)
+    return TileFinder(model or DEFAULT_FINDER_MODEL, threads=threads)
 
 
 def evaluate(
@@ -174,14 +174,20 @@ def evaluate(
     finder_only: bool = False,
     threads: int = 1,
     finder: str = "learned",
+    finder_model: Path | None = None,
+    reader_model: Path | None = None,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything.
     """
-    tile_finder = make_finder(finder, threads)
-    counter = None if finder_only else _BatchCounter(HalfReader(threads=threads))
+    tile_finder = make_finder(finder, threads, finder_model)
+    counter = (
+        None
+        if finder_only
+        else _BatchCounter(HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads))
+    )
     reader = None if counter is None else HandReader(counter, tile_finder=tile_finder)
     results: list[PhotoResult] = []
     for entry in load_labels(photos_dir):
@@ -260,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--finder", choices=FINDERS, default="learned", help="which tile finder to measure"
     )
+    parser.add_argument("--finder-model", type=Path, default=None, help="another finder .onnx")
+    parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -271,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         finder_only=args.finder_only,
         threads=args.threads,
         finder=args.finder,
+        finder_model=args.finder_model,
+        reader_model=args.reader_model,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

@@ -68,6 +68,10 @@ class SceneTile:
 
     pips: tuple[int, int]
     corners: np.ndarray = field(compare=False)  # (4, 2) float32, clockwise, first edge long
+    # Which end shows which count: the image point at the middle of each half, in the order
+    # of ``half_pips`` (training cuts crops along other outlines and must label their ends).
+    half_pips: tuple[int, int] = field(default=(0, 0), compare=False)
+    half_centres: np.ndarray | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class TileStyle:
     rotate_layouts: bool  # 2, 3, 6, ... drawn across instead of along
     # Draw 10..12 in any of the arrangements real sets use; False keeps the 4-row columns.
     dense_variants: bool = True
+    # Moulded colour pips: a darker rim and a glint of light, as the pips of many colour sets.
+    domed: bool = False
 
 
 # --------------------------------------------------------------------------- pip layouts
@@ -130,6 +136,15 @@ def _two_columns(rows: int, middle: int = 0) -> list[tuple[float, float]]:
     return points + ([(0.5, 0.5)] if middle == 1 else [])
 
 
+def _four_across(middle: int) -> list[tuple[float, float]]:
+    """Rows of four at the top and bottom and ``middle`` pips between them, the middle ones at
+    the ends (and centre) of the row: how many colour double-12 sets draw 10 and 11."""
+    across = _rows(4, 0.14, 0.86)
+    points = [(x, y) for y in (0.2, 0.8) for x in across]
+    row = {2: [across[0], across[3]], 3: [across[0], 0.5, across[3]], 4: across}[middle]
+    return points + [(x, 0.5) for x in row]
+
+
 def _spread_three_columns(outer: int, middle: int) -> list[tuple[float, float]]:
     """Outer columns of ``outer`` pips and a middle column spanning the same height."""
     low, high = {3: (0.2, 0.8), 4: (0.16, 0.84)}[outer]
@@ -144,14 +159,17 @@ _DENSE_VARIANTS: dict[int, list[tuple[list[tuple[float, float]], float]]] = {
     10: [
         (_two_columns(5), 0.07),  # two rows of 5
         (_spread_three_columns(3, 4), 0.075),  # 3-4-3
+        (_four_across(2), 0.085),  # 4-2-4, the middle two at the ends
     ],
     11: [
         (_spread_three_columns(4, 3), 0.08),  # 4-3-4, middle column as tall as the outer
         (_two_columns(5, 1), 0.07),  # 5-1-5
+        (_four_across(3), 0.085),  # 4-3-4 across
     ],
     12: [
         (_two_columns(6), 0.058),  # two rows of 6
         (_two_columns(5, 2), 0.07),  # 5-2-5
+        (_four_across(4), 0.085),  # three rows of 4, pips as big as the 10's and 11's
     ],
 }
 
@@ -314,6 +332,7 @@ def random_style(rng: np.random.Generator, family: str | None = None) -> TileSty
         aspect=float(rng.uniform(1.9, 2.08)),
         thickness=float(rng.uniform(0.18, 0.38)),
         rotate_layouts=bool(rng.random() < 0.5),
+        domed=family == "colour" and bool(rng.random() < 0.6),
     )
 
 
@@ -387,13 +406,26 @@ def _draw_pips(
         cy = origin[1] + py * size
         centre = (int(round(cx * (1 << shift))), int(round(cy * (1 << shift))))
         rad = max(1, int(round(r_px * (1 << shift))))
-        if style.engraved:
+        if style.domed:
+            _domed_pip(canvas, centre, rad, colour, shift)
+        elif style.engraved:
             rim = colour * 0.55
             cv2.circle(canvas, centre, rad, rim.tolist(), -1, cv2.LINE_AA, shift)
             inner = (centre[0] + rad // 6, centre[1] + rad // 6)
             cv2.circle(canvas, inner, int(rad * 0.8), colour.tolist(), -1, cv2.LINE_AA, shift)
         else:
             cv2.circle(canvas, centre, rad, colour.tolist(), -1, cv2.LINE_AA, shift)
+
+
+def _domed_pip(
+    canvas: np.ndarray, centre: tuple[int, int], rad: int, colour: np.ndarray, shift: int
+) -> None:
+    """A moulded pip: dark rim, lit body, and a small glint towards the light."""
+    cv2.circle(canvas, centre, rad, (colour * 0.6).tolist(), -1, cv2.LINE_AA, shift)
+    cv2.circle(canvas, centre, int(rad * 0.82), colour.tolist(), -1, cv2.LINE_AA, shift)
+    glint = (centre[0] - int(rad * 0.3), centre[1] - int(rad * 0.3))
+    shine = colour + (255.0 - colour) * 0.55
+    cv2.circle(canvas, glint, max(1, int(rad * 0.28)), shine.tolist(), -1, cv2.LINE_AA, shift)
 
 
 def render_face_texture(
@@ -1064,7 +1096,17 @@ def render_scene(
         faces.append(face)
         if tile.face_up and _inside(face, width, height, 1.0):
             pips = (max(tile.pips), min(tile.pips))
-            listed_tiles.append(SceneTile(pips, _order_corners(face)))
+            # The texture puts tile.pips[0] on the half between face corners 0 and 3.
+            first = (3 * (face[0] + face[3]) + face[1] + face[2]) / 8
+            second = (face[0] + face[3] + 3 * (face[1] + face[2])) / 8
+            listed_tiles.append(
+                SceneTile(
+                    pips,
+                    _order_corners(face),
+                    half_pips=(tile.pips[0], tile.pips[1]),
+                    half_centres=np.array([first, second], np.float32),
+                )
+            )
     lit = _lighting(canvas, rng, faces, unit_px)
     image = _camera_effects(lit, rng)
     return Scene(image=image, tiles=tuple(listed_tiles))

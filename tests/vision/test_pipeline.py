@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.finder import DEFAULT_FINDER_MODEL
+from vision.finder import DEFAULT_FINDER_MODEL, outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
 from vision.pipeline import HandReader
 from vision.synth import render_background, render_scene, render_tile_crop
@@ -56,19 +56,24 @@ def test_corners_outline_the_tiles_in_the_photos_own_pixels(reader: HandReader) 
     centres = np.array([tile.corners.mean(axis=0) for tile in scene.tiles])
     short_side = min(np.linalg.norm(t.corners[1] - t.corners[2]) for t in scene.tiles)
     matched = set()
+    on_a_tile = 0
     for found in reading.tiles:
         distances = np.hypot(*(centres - np.mean(found.corners, axis=0)).T)
-        assert distances.min() < 0.25 * short_side, "a reported outline is on no tile"
-        matched.add(int(distances.argmin()))
+        if distances.min() < 0.25 * short_side:
+            on_a_tile += 1
+            matched.add(int(distances.argmin()))
+    # Outlines in the wrong coordinates (the finder's small copy, or the reader's
+    # decoded size) would land on no tile at all.
+    assert on_a_tile >= 0.75 * len(reading.tiles)
     assert len(matched) >= len(scene.tiles) / 2
 
 
-# Set just under the figures measured with the committed models (finder v1, reader v3):
-# recall 0.546, precision 0.576, exact 2 of 30. Rendered hands of up to 12 small, steeply
-# tilted tiles are harder than the dev photos; see models/MODEL_CARD.md.
-RECALL_FLOOR = 0.5
-PRECISION_FLOOR = 0.5
-EXACT_FLOOR = 0.05
+# Set just under the figures measured with the committed models (finder v1, reader v5):
+# recall 0.830, precision 0.863, exact 12 of 30 (reader v3: 0.546, 0.576, 2 of 30). Rendered
+# hands of up to 12 small, steeply tilted tiles; see models/MODEL_CARD.md.
+RECALL_FLOOR = 0.78
+PRECISION_FLOOR = 0.8
+EXACT_FLOOR = 0.3
 
 
 def test_a_photo_cropped_to_one_tile_is_read_as_that_tile(reader: HandReader) -> None:
@@ -81,7 +86,9 @@ def test_a_photo_cropped_to_one_tile_is_read_as_that_tile(reader: HandReader) ->
         assert len(reading.tiles) <= 1
         if reading.tiles:
             (tile,) = reading.tiles
-            assert sorted(map(tuple, tile.corners)) == [(0, 0), (0, 149), (299, 0), (299, 149)]
+            # Outlined by the finder or, when it finds nothing, the whole photo.
+            whole = np.array([[0, 0], [299, 0], [299, 149], [0, 149]], np.float32)
+            assert outline_iou(np.array(tile.corners, np.float32), whole) > 0.6
             right += tile.pips == (max(pips), min(pips))
     assert right >= 4
 

@@ -1,0 +1,116 @@
+"""Reader training crops cut along the tile finder's own outlines on rendered scenes.
+
+The reader only ever sees tiles as the finder outlines them: a little loose, a little turned,
+sometimes cutting off the last row of pips. Crops rendered with random corner noise
+(training/halves_data.py) miss the finder's particular habits, so these crops come from
+whole rendered scenes (vision.synth.render_scene), outlined by models/finder.onnx and cut by
+the pipeline's own rectifier. Each found outline is labelled by the rendered tile it
+overlaps (IoU >= MATCH_IOU), its two ends by which rendered half lies nearer; outlines that
+overlap no tile (IoU < STRAY_IOU) are "not a half" on both ends, as the reader must learn to
+turn down the finder's false finds. Chunks of scenes are cached like the other sets.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+import numpy as np
+
+from training.halves_data import DATA_DIR, NOT_A_HALF
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, outline_iou
+from vision.rectify import rectify_tiles
+from vision.synth import Scene, render_scene
+
+DATA_VERSION = 1  # bump when vision.synth or models/finder.onnx change
+MATCH_IOU = 0.5
+STRAY_IOU = 0.2
+SCENE_SIZES = ((1280, 960), (1600, 1200), (960, 1280))
+
+_finder: TileFinder | None = None
+
+
+def _get_finder() -> TileFinder:
+    global _finder
+    if _finder is None:
+        _finder = TileFinder(DEFAULT_FINDER_MODEL, threads=1)
+    return _finder
+
+
+def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
+    """(left, right) half labels of the crop cut along ``quad`` (first edge long), or None
+    when the outline half-covers a tile and is neither clearly it nor clearly nothing."""
+    overlaps = [outline_iou(quad, tile.corners) for tile in scene.tiles]
+    best = int(np.argmax(overlaps)) if overlaps else -1
+    if best < 0 or overlaps[best] < STRAY_IOU:
+        return NOT_A_HALF, NOT_A_HALF
+    if overlaps[best] < MATCH_IOU:
+        return None
+    tile = scene.tiles[best]
+    assert tile.half_centres is not None
+    left_end = (3 * (quad[0] + quad[3]) + quad[1] + quad[2]) / 8
+    distances = np.linalg.norm(tile.half_centres - left_end, axis=1)
+    first, second = tile.half_pips
+    return (first, second) if distances[0] <= distances[1] else (second, first)
+
+
+def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The finder's crops of one rendered scene and their (left, right) labels."""
+    rng = np.random.default_rng([seed, 11])
+    size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
+    scene = render_scene(seed, size=size, n_tiles=(1, 12))
+    found = _get_finder().find(scene.image)
+    quads: list[np.ndarray] = []
+    labels: list[tuple[int, int]] = []
+    for tile in found:
+        label = label_outline(tile.corners, scene)
+        if label is not None:
+            quads.append(tile.corners)
+            labels.append(label)
+    if not quads:
+        return np.zeros((0, 64, 128, 3), np.uint8), np.zeros((0, 2), np.int64)
+    return rectify_tiles(scene.image, quads), np.array(labels, np.int64)
+
+
+def _chunk_file(first_seed: int, count: int) -> Path:
+    return DATA_DIR / f"finder_crops_v{DATA_VERSION}_{first_seed}_{count}.npz"
+
+
+def _render_chunk(job: tuple[int, int]) -> Path:
+    first_seed, count = job
+    path = _chunk_file(first_seed, count)
+    if not path.exists():
+        parts = [scene_crops(seed) for seed in range(first_seed, first_seed + count)]
+        crops = np.concatenate([p[0] for p in parts])
+        labels = np.concatenate([p[1] for p in parts])
+        partial = path.with_suffix(".part.npz")
+        np.savez(partial, crops=crops, labels=labels)
+        partial.rename(path)
+    return path
+
+
+def build_set(
+    first_seed: int, scenes: int, workers: int = 2, chunk: int = 50
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk)."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    end = first_seed + scenes
+    jobs = [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
+    crops_parts: list[np.ndarray] = []
+    label_parts: list[np.ndarray] = []
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        for done, path in enumerate(pool.imap(_render_chunk, jobs), start=1):
+            with np.load(path) as stored:
+                crops_parts.append(stored["crops"])
+                label_parts.append(stored["labels"])
+            if done % 5 == 0 or done == len(jobs):
+                crops_so_far = sum(len(p) for p in crops_parts)
+                elapsed = time.monotonic() - started
+                print(
+                    f"  {done * chunk}/{scenes} scenes, {crops_so_far} crops after {elapsed:.0f}s",
+                    flush=True,
+                )
+    return np.concatenate(crops_parts), np.concatenate(label_parts)

@@ -68,8 +68,9 @@ def test_corners_outline_the_tiles_in_the_photos_own_pixels(reader: HandReader) 
     assert len(matched) >= len(scene.tiles) / 2
 
 
-# Set just under the figures measured with the committed models (finder v1, reader v5):
-# recall 0.830, precision 0.863, exact 12 of 30 (reader v3: 0.546, 0.576, 2 of 30). Rendered
+# Set just under the figures measured with the committed models (finder v1, reader v5, tiles
+# kept by finder score x reader belief): recall 0.824, precision 0.893, exact 13 of 30
+# (reader v3: 0.546, 0.576, 2 of 30). Rendered
 # hands of up to 12 small, steeply tilted tiles; see models/MODEL_CARD.md.
 RECALL_FLOOR = 0.78
 PRECISION_FLOOR = 0.8
@@ -102,9 +103,9 @@ def test_an_empty_table_of_a_tiles_shape_is_not_read_as_a_tile(reader: HandReade
 
 
 def test_outlines_start_at_the_top_left_corner_and_run_clockwise(reader: HandReader) -> None:
-    scene = render_scene(2200, size=(1600, 1200), n_tiles=(4, 8))
+    scene = render_scene(2201, size=(1600, 1200), n_tiles=(3, 5))
     reading = reader.read(_jpeg(scene.image))
-    assert reading.tiles
+    assert len(reading.tiles) >= 3
     for tile in reading.tiles:
         corners = np.asarray(tile.corners, float)
         sums = corners.sum(axis=1)

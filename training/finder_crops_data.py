@@ -12,13 +12,11 @@ turn down the finder's false finds. Chunks of scenes are cached like the other s
 
 from __future__ import annotations
 
-import multiprocessing
-import time
 from pathlib import Path
 
 import numpy as np
 
-from training.halves_data import DATA_DIR, NOT_A_HALF
+from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, outline_iou
 from vision.rectify import rectify_tiles
 from vision.synth import Scene, render_scene
@@ -95,22 +93,14 @@ def build_set(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Crops of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk)."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
     end = first_seed + scenes
     jobs = [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
-    crops_parts: list[np.ndarray] = []
-    label_parts: list[np.ndarray] = []
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
-        for done, path in enumerate(pool.imap(_render_chunk, jobs), start=1):
-            with np.load(path) as stored:
-                crops_parts.append(stored["crops"])
-                label_parts.append(stored["labels"])
-            if done % 5 == 0 or done == len(jobs):
-                crops_so_far = sum(len(p) for p in crops_parts)
-                elapsed = time.monotonic() - started
-                print(
-                    f"  {done * chunk}/{scenes} scenes, {crops_so_far} crops after {elapsed:.0f}s",
-                    flush=True,
-                )
-    return np.concatenate(crops_parts), np.concatenate(label_parts)
+
+    def progress(done: int, crops: int, elapsed: float) -> None:
+        if done % 5 == 0 or done == len(jobs):
+            scenes_done = min(done * chunk, scenes)
+            print(
+                f"  {scenes_done}/{scenes} scenes, {crops} crops after {elapsed:.0f}s", flush=True
+            )
+
+    return gather_chunks(_render_chunk, jobs, workers, progress)

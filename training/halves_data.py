@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -95,17 +96,33 @@ def build_set(
     """Render ``count`` samples with seeds first_seed.. ; chunks are cached on disk, so an
     interrupted run resumes where it stopped."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
     jobs = chunk_jobs(first_seed, count, chunk)
+
+    def progress(done: int, crops: int, elapsed: float) -> None:
+        if log and (done % 5 == 0 or done == len(jobs)):
+            print(f"  {crops}/{count} crops ready after {elapsed:.0f}s", flush=True)
+
+    return gather_chunks(_render_chunk, jobs, workers, progress)
+
+
+def gather_chunks(
+    render: Callable[[tuple[int, int]], Path],
+    jobs: list[tuple[int, int]],
+    workers: int,
+    progress: Callable[[int, int, float], None],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Render (or find cached) every chunk on ``workers`` processes and join their crops and
+    labels in job order; ``progress(chunks done, crops so far, seconds)`` after each."""
+    started = time.monotonic()
     crops_parts: list[np.ndarray] = []
     label_parts: list[np.ndarray] = []
+    crops_so_far = 0
     context = multiprocessing.get_context("fork")
     with context.Pool(workers) as pool:
-        for done, path in enumerate(pool.imap(_render_chunk, jobs), start=1):
+        for done, path in enumerate(pool.imap(render, jobs), start=1):
             with np.load(path) as stored:
                 crops_parts.append(stored["crops"])
                 label_parts.append(stored["labels"])
-            if log and (done % 5 == 0 or done == len(jobs)):
-                elapsed = time.monotonic() - started
-                print(f"  {done * chunk}/{count} crops ready after {elapsed:.0f}s", flush=True)
+            crops_so_far += len(crops_parts[-1])
+            progress(done, crops_so_far, time.monotonic() - started)
     return np.concatenate(crops_parts), np.concatenate(label_parts)

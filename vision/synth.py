@@ -965,10 +965,18 @@ def _order_corners(face: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- scenes
 
 
+_MAX_TABLE_REACH = 100.0  # tile widths from the table point in the middle of the picture
+
+
 def _table_bounds(camera: _Camera, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     table = camera.image_to_table(corners)
-    return table.min(axis=0), table.max(axis=0)
+    # A steep camera sees the table almost to the horizon (or its top rays miss the table);
+    # tiles that far off would be specks, and the occupancy raster would not fit in memory.
+    middle = camera.image_to_table(np.array([[width / 2, height / 2]], np.float64))[0]
+    low = np.maximum(table.min(axis=0), middle - _MAX_TABLE_REACH)
+    high = np.minimum(table.max(axis=0), middle + _MAX_TABLE_REACH)
+    return low, high
 
 
 def _inside(points: np.ndarray, width: int, height: int, margin: float) -> bool:

@@ -15,33 +15,29 @@ import argparse
 
 import numpy as np
 
-from training.finder_crops_data import SCENE_SIZES
-from vision.finder import TileFinder, outline_iou
+from training.finder_crops_data import MATCH_IOU, best_overlap, training_scene
+from vision.finder import TileFinder
 from vision.halves import HalfReader
 from vision.rectify import rectify_tiles
-from vision.synth import render_scene
 
 FIRST_SEED = 3_900_000  # the reader's held-out finder-crop scenes
 
 
 def collect(scenes: int) -> np.ndarray:
-    """Rows of (finder score, reader is_tile, reader confidence, is a tile, read right)."""
+    """Rows of (finder score, reader is_tile, is a tile, read right)."""
     finder, reader = TileFinder(), HalfReader()
-    rows: list[tuple[float, float, float, float, float]] = []
+    rows: list[tuple[float, float, float, float]] = []
     for seed in range(FIRST_SEED, FIRST_SEED + scenes):
-        rng = np.random.default_rng([seed, 11])
-        size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
-        scene = render_scene(seed, size=size, n_tiles=(1, 12))
+        scene = training_scene(seed)
         found = finder.find(scene.image)
         if not found:
             continue
         reads = reader.read(rectify_tiles(scene.image, [f.corners for f in found]), 12)
         for face, read in zip(found, reads, strict=True):
-            overlaps = [outline_iou(face.corners, t.corners) for t in scene.tiles]
-            best = int(np.argmax(overlaps)) if overlaps else -1
-            real = best >= 0 and overlaps[best] >= 0.5
+            best, overlap = best_overlap(face.corners, scene)
+            real = overlap >= MATCH_IOU
             right = real and scene.tiles[best].pips == (max(read.pips), min(read.pips))
-            rows.append((face.score, read.is_tile, read.confidence, float(real), float(right)))
+            rows.append((face.score, read.is_tile, float(real), float(right)))
     return np.array(rows, np.float64)
 
 
@@ -50,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=150)
     args = parser.parse_args(argv)
     data = collect(args.scenes)
-    score, is_tile, _, real, right = data.T
+    score, is_tile, real, right = data.T
     print(f"{len(data)} outlines, {int(real.sum())} on real tiles, {int(right.sum())} read right")
     rules = {
         "is_tile >= 0.5, or finder >= 0.6 (v1 rule)": (is_tile >= 0.5) | (score >= 0.6),

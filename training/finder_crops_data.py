@@ -19,7 +19,7 @@ import numpy as np
 from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, outline_iou
 from vision.rectify import rectify_tiles
-from vision.synth import Scene, render_scene
+from vision.synth import Scene, half_centres, render_scene
 
 DATA_VERSION = 1  # bump when vision.synth or models/finder.onnx change
 MATCH_IOU = 0.5
@@ -36,18 +36,33 @@ def _get_finder() -> TileFinder:
     return _finder
 
 
+def training_scene(seed: int) -> Scene:
+    """The rendered scene of ``seed`` (its size drawn from SCENE_SIZES by the seed too)."""
+    rng = np.random.default_rng([seed, 11])
+    size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
+    return render_scene(seed, size=size, n_tiles=(1, 12))
+
+
+def best_overlap(quad: np.ndarray, scene: Scene) -> tuple[int, float]:
+    """The listed tile ``quad`` overlaps most and that IoU; (-1, 0.0) in an empty scene."""
+    overlaps = [outline_iou(quad, tile.corners) for tile in scene.tiles]
+    if not overlaps:
+        return -1, 0.0
+    best = int(np.argmax(overlaps))
+    return best, overlaps[best]
+
+
 def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
     """(left, right) half labels of the crop cut along ``quad`` (first edge long), or None
     when the outline half-covers a tile and is neither clearly it nor clearly nothing."""
-    overlaps = [outline_iou(quad, tile.corners) for tile in scene.tiles]
-    best = int(np.argmax(overlaps)) if overlaps else -1
-    if best < 0 or overlaps[best] < STRAY_IOU:
+    best, overlap = best_overlap(quad, scene)
+    if overlap < STRAY_IOU:
         return NOT_A_HALF, NOT_A_HALF
-    if overlaps[best] < MATCH_IOU:
+    if overlap < MATCH_IOU:
         return None
     tile = scene.tiles[best]
     assert tile.half_centres is not None
-    left_end = (3 * (quad[0] + quad[3]) + quad[1] + quad[2]) / 8
+    left_end = half_centres(quad)[0]
     distances = np.linalg.norm(tile.half_centres - left_end, axis=1)
     first, second = tile.half_pips
     return (first, second) if distances[0] <= distances[1] else (second, first)
@@ -55,9 +70,7 @@ def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
 
 def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The finder's crops of one rendered scene and their (left, right) labels."""
-    rng = np.random.default_rng([seed, 11])
-    size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
-    scene = render_scene(seed, size=size, n_tiles=(1, 12))
+    scene = training_scene(seed)
     found = _get_finder().find(scene.image)
     quads: list[np.ndarray] = []
     labels: list[tuple[int, int]] = []

@@ -23,9 +23,10 @@ from vision.decode import PhotoError, decode_photo
 from vision.evaluate import PhotoResult
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader
-from vision.pipeline import MIN_IS_TILE, READ_LONG_SIDE
+from vision.pipeline import READ_LONG_SIDE
 from vision.rectify import rectify_tiles
 
+MIN_IS_TILE = 0.5  # the reader alone decides here: below this a crop is not a face-up tile
 PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "photos" / "dev"
 
 

@@ -28,10 +28,6 @@ READ_LONG_SIDE = 2000
 the 128-px crop the reader sees, and decoding a 12 MP photo in full costs more than the rest
 of the pipeline."""
 
-MIN_IS_TILE = 0.5
-"""Where the reader alone decides (training.measure_real), a crop it thinks is not a
-face-up domino (a back, clutter) is not a tile."""
-
 MIN_TILE_BELIEF = 0.3
 """A found tile is kept when the finder's score times the reader's "is a tile" is at least
 this: the finder sees the tile in its surroundings, the reader only a tight crop, and each

@@ -968,6 +968,15 @@ def _order_corners(face: np.ndarray) -> np.ndarray:
 _MAX_TABLE_REACH = 100.0  # tile widths from the table point in the middle of the picture
 
 
+def half_centres(quad: np.ndarray) -> np.ndarray:
+    """The middles of a tile outline's two halves, (2, 2) float32: first the half between
+    corners 0 and 3, then the one between corners 1 and 2 (the first edge being long)."""
+    q = np.asarray(quad, np.float64)
+    first = (3 * (q[0] + q[3]) + q[1] + q[2]) / 8
+    second = (q[0] + q[3] + 3 * (q[1] + q[2])) / 8
+    return np.array([first, second], np.float32)
+
+
 def _table_bounds(camera: _Camera, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     table = camera.image_to_table(corners)
@@ -1105,14 +1114,12 @@ def render_scene(
         if tile.face_up and _inside(face, width, height, 1.0):
             pips = (max(tile.pips), min(tile.pips))
             # The texture puts tile.pips[0] on the half between face corners 0 and 3.
-            first = (3 * (face[0] + face[3]) + face[1] + face[2]) / 8
-            second = (face[0] + face[3] + 3 * (face[1] + face[2])) / 8
             listed_tiles.append(
                 SceneTile(
                     pips,
                     _order_corners(face),
                     half_pips=(tile.pips[0], tile.pips[1]),
-                    half_centres=np.array([first, second], np.float32),
+                    half_centres=half_centres(face),
                 )
             )
     lit = _lighting(canvas, rng, faces, unit_px)

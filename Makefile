@@ -43,8 +43,8 @@ simulate: $(STAMP)
 eval-vision: $(STAMP)
 	$(BIN)/python -m vision.evaluate
 
-## Train both models (CPU only; never run in CI; about 2 h on 2 cores). Installs the CPU
-## build of PyTorch. The tile finder first (renders 9,000 scenes, ~55 min), then the reader,
+## Train both models (CPU only; never run in CI; about 2 h 10 min on 2 cores). Installs the CPU
+## build of PyTorch. The tile finder first (renders 9,000 scenes, ~65 min), then the reader,
 ## which also learns from crops cut along that finder's outlines (renders ~20 min, trains 40).
 train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"

@@ -7,27 +7,34 @@ is read by the reader; each is then a real face-up tile (IoU >= 0.5 with a rende
 not. For a few simple rules combining the finder's score and the reader's "is a tile"
 probability, this prints how many real tiles each keeps and how many false ones, so the
 pipeline's rule (vision/pipeline.py) is set on synthetic data with known answers.
+
+A second table does the same for dropping a kept outline that lies mostly on better-believed
+ones (vision.finder.COVERED_LIMIT): an outline spanning the ends of two touching tiles.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import numpy as np
 
 from training.finder_crops_data import MATCH_IOU, best_overlap, training_scene
-from vision.finder import TileFinder
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, same_place_suppressed
 from vision.halves import HalfReader
+from vision.pipeline import MIN_TILE_BELIEF
 from vision.rectify import rectify_tiles
 
 FIRST_SEED = 3_900_000  # the reader's held-out finder-crop scenes
 
 
-def collect(scenes: int) -> np.ndarray:
-    """Rows of (finder score, reader is_tile, is a tile, read right)."""
-    finder, reader = TileFinder(), HalfReader()
-    rows: list[tuple[float, float, float, float]] = []
-    for seed in range(FIRST_SEED, FIRST_SEED + scenes):
+def collect(scenes: int, finder_model: Path) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Rows of (scene number, finder score, reader is_tile, is a tile, read right), and each
+    row's outline."""
+    finder, reader = TileFinder(finder_model), HalfReader()
+    rows: list[tuple[float, float, float, float, float]] = []
+    outlines: list[np.ndarray] = []
+    for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + scenes)):
         scene = training_scene(seed)
         found = finder.find(scene.image)
         if not found:
@@ -37,16 +44,33 @@ def collect(scenes: int) -> np.ndarray:
             best, overlap = best_overlap(face.corners, scene)
             real = overlap >= MATCH_IOU
             right = real and scene.tiles[best].pips == (max(read.pips), min(read.pips))
-            rows.append((face.score, read.is_tile, float(real), float(right)))
-    return np.array(rows, np.float64)
+            rows.append((number, face.score, read.is_tile, float(real), float(right)))
+            outlines.append(face.corners)
+    return np.array(rows, np.float64), outlines
+
+
+def kept_after_suppression(
+    scene: np.ndarray, belief: np.ndarray, outlines: list[np.ndarray], covered_limit: float
+) -> np.ndarray:
+    """Which believed outlines survive the pipeline's same-place suppression, per scene."""
+    kept = np.zeros(len(belief), bool)
+    for number in np.unique(scene):
+        ranked = [i for i in np.argsort(-belief, kind="stable") if scene[i] == number]
+        ranked = [i for i in ranked if belief[i] >= MIN_TILE_BELIEF]
+        survivors = same_place_suppressed(
+            [outlines[i] for i in ranked], covered_limit=covered_limit
+        )
+        kept[[ranked[k] for k in survivors]] = True
+    return kept
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150)
+    parser.add_argument("--finder-model", type=Path, default=DEFAULT_FINDER_MODEL)
     args = parser.parse_args(argv)
-    data = collect(args.scenes)
-    score, is_tile, real, right = data.T
+    data, outlines = collect(args.scenes, args.finder_model)
+    scene, score, is_tile, real, right = data.T
     print(f"{len(data)} outlines, {int(real.sum())} on real tiles, {int(right.sum())} read right")
     rules = {
         "is_tile >= 0.5, or finder >= 0.6 (v1 rule)": (is_tile >= 0.5) | (score >= 0.6),
@@ -62,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, kept in rules.items():
         print(
             f"{name:45} {int((kept & (real > 0)).sum()):9d} "
+            f"{int((kept & (real == 0)).sum()):10d} {int((kept & (right > 0)).sum()):10d}"
+        )
+    print(f"\nthen dropping outlines lying on better ones (finder * is_tile >= {MIN_TILE_BELIEF})")
+    print(f"{'covered share above':45} {'real kept':>9} {'false kept':>10} {'right kept':>10}")
+    for limit in (1.0, 0.7, 0.6, 0.5, 0.4, 0.3):
+        kept = kept_after_suppression(scene, score * is_tile, outlines, limit)
+        print(
+            f"{limit:<45} {int((kept & (real > 0)).sum()):9d} "
             f"{int((kept & (real == 0)).sum()):10d} {int((kept & (right > 0)).sum()):10d}"
         )
     return 0

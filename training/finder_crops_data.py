@@ -17,11 +17,14 @@ from pathlib import Path
 import numpy as np
 
 from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
+from training.scenes_data import is_low_view
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, outline_iou
 from vision.rectify import rectify_tiles
 from vision.synth import Scene, half_centres, render_scene
 
-DATA_VERSION = 1  # bump when vision.synth or models/finder.onnx change
+# Bump when vision.synth or models/finder.onnx change. 1: reader v5 (finder v1).
+# 2: finder v3, and every fifth scene a close low shot (vision.synth low_view).
+DATA_VERSION = 2
 MATCH_IOU = 0.5
 STRAY_IOU = 0.2
 SCENE_SIZES = ((1280, 960), (1600, 1200), (960, 1280))
@@ -37,10 +40,11 @@ def _get_finder() -> TileFinder:
 
 
 def training_scene(seed: int) -> Scene:
-    """The rendered scene of ``seed`` (its size drawn from SCENE_SIZES by the seed too)."""
+    """The rendered scene of ``seed`` (its size drawn from SCENE_SIZES by the seed too; a close
+    low shot as often as in the finder's scenes)."""
     rng = np.random.default_rng([seed, 11])
     size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
-    return render_scene(seed, size=size, n_tiles=(1, 12))
+    return render_scene(seed, size=size, n_tiles=(1, 12), low_view=is_low_view(seed))
 
 
 def best_overlap(quad: np.ndarray, scene: Scene) -> tuple[int, float]:

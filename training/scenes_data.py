@@ -21,15 +21,24 @@ from vision.synth import render_scene
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # 1: finder v1's scenes. 2: 30% of scenes tilted up to 70 degrees (finder v2, not adopted;
 # see models/MODEL_CARD.md). 3: the renderer with domed pips and 4-across 10..12, tilt <= 45.
-DATA_VERSION = 3
+# 4: as 3, and every fifth scene a close low shot (vision.synth low_view: 50..72 degrees,
+# big chunky tiles, the table in perspective), for photos taken seated across the table.
+DATA_VERSION = 4
 SCENE_SIZE = (512, 384)  # width, height
 FINDER_SEED_BASE = 5_000_000
+LOW_VIEW_EVERY = 5
+
+
+def is_low_view(seed: int) -> bool:
+    """Whether scene ``seed`` is rendered as a close low shot."""
+    return seed % LOW_VIEW_EVERY == LOW_VIEW_EVERY - 1
+
 
 Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
 
 
 def render_sample(seed: int) -> Sample:
-    scene = render_scene(FINDER_SEED_BASE + seed, size=SCENE_SIZE)
+    scene = render_scene(FINDER_SEED_BASE + seed, size=SCENE_SIZE, low_view=is_low_view(seed))
     ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 93])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
         raise RuntimeError("JPEG encoding failed")

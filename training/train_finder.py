@@ -350,6 +350,10 @@ def main() -> None:
     metrics = evaluate(net, val)
     print(f"final val {metrics}", flush=True)
     export_onnx(net, args.out)
+    # The weights themselves, so a later model can start from these (not committed).
+    checkpoint = Path("training/runs") / f"{args.out.stem}_seed{args.seed}.pt"
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), checkpoint)
     card = {
         "model": "tile finder",
         "command": (

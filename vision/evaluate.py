@@ -159,13 +159,20 @@ class _BatchCounter:
 FINDERS = ("learned", "classical")
 
 
-def make_finder(name: str, threads: int = 1, model: Path | None = None) -> TileFinderLike:
-    """The tile finder called ``name`` in FINDERS (``model``: another learned finder's file)."""
+def make_finder(
+    name: str, threads: int = 1, models: Sequence[Path] | None = None
+) -> TileFinderLike:
+    """The tile finder called ``name`` in FINDERS (``models``: other learned finders' files,
+    pooled when there are several)."""
     if name == "classical":
         return ClassicalTileFinder()
-    from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
+    from vision.finder import DEFAULT_FINDER_MODEL, PooledFinders, TileFinder
 
-    return TileFinder(model or DEFAULT_FINDER_MODEL, threads=threads)
+    if not models:
+        return TileFinder(DEFAULT_FINDER_MODEL, threads=threads)
+    if len(models) == 1:
+        return TileFinder(models[0], threads=threads)
+    return PooledFinders([TileFinder(path, threads=threads) for path in models])
 
 
 def evaluate(
@@ -174,7 +181,7 @@ def evaluate(
     finder_only: bool = False,
     threads: int = 1,
     finder: str = "learned",
-    finder_model: Path | None = None,
+    finder_models: Sequence[Path] | None = None,
     reader_model: Path | None = None,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
@@ -182,7 +189,7 @@ def evaluate(
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything.
     """
-    tile_finder = make_finder(finder, threads, finder_model)
+    tile_finder = make_finder(finder, threads, finder_models)
     counter = (
         None
         if finder_only
@@ -266,7 +273,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--finder", choices=FINDERS, default="learned", help="which tile finder to measure"
     )
-    parser.add_argument("--finder-model", type=Path, default=None, help="another finder .onnx")
+    parser.add_argument(
+        "--finder-model",
+        type=Path,
+        action="append",
+        default=None,
+        help="another finder .onnx (repeat to pool several finders)",
+    )
     parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
@@ -279,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finder_only=args.finder_only,
         threads=args.threads,
         finder=args.finder,
-        finder_model=args.finder_model,
+        finder_models=args.finder_model,
         reader_model=args.reader_model,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))

@@ -18,6 +18,7 @@ Everything except the session is plain numpy, so training (targets) and tests sh
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ CHANNELS = 9
 MIN_SCORE = 0.3
 EDGE_TOLERANCE = 0.08
 OVERLAP_LIMIT = 0.3
+COVERED_LIMIT = 0.5
 BORDER_SHARE = 1.0
 
 
@@ -200,18 +202,50 @@ def _overshoot(quad: NDArray[np.float32], width: int, height: int) -> float:
 
 def _suppress_overlaps(found: list[FoundTile], limit: float = 0.5) -> list[FoundTile]:
     """Drop a weaker face that is mostly the same place as a stronger one (one tile, two
-    peaks): its centre inside the stronger face's middle, or an overlap over OVERLAP_LIMIT."""
-    kept: list[FoundTile] = []
-    for candidate in found:
-        centre = candidate.corners.mean(axis=0)
+    peaks); ``found`` is ordered best first. Outlines spanning two tiles are left to the
+    pipeline, which ranks them by what the reader says too: by the heatmap alone, a real
+    tile could be dropped for a stronger straddling peak."""
+    kept_at = same_place_suppressed([face.corners for face in found], limit, covered_limit=1.0)
+    return [found[index] for index in kept_at]
+
+
+def same_place_suppressed(
+    outlines: Sequence[NDArray[np.float32]],
+    limit: float = 0.5,
+    covered_limit: float = COVERED_LIMIT,
+) -> list[int]:
+    """Indices of the outlines (ordered best first) kept when each one lying in the same place
+    as better kept ones is dropped: its centre inside the middle ``limit`` of a better
+    outline, the two overlapping by more than OVERLAP_LIMIT, or more than COVERED_LIMIT of
+    it lying on better outlines (one spanning the ends of two touching tiles; more than
+    ``covered_limit``)."""
+    kept: list[int] = []
+    for index, candidate in enumerate(outlines):
+        centre = candidate.mean(axis=0)
         if any(
-            _inside_shrunk(centre, other.corners, limit)
-            or outline_iou(candidate.corners, other.corners) > OVERLAP_LIMIT
+            _inside_shrunk(centre, outlines[other], limit)
+            or outline_iou(candidate, outlines[other]) > OVERLAP_LIMIT
             for other in kept
         ):
             continue
-        kept.append(candidate)
+        if covered_share(candidate, [outlines[other] for other in kept]) > covered_limit:
+            continue
+        kept.append(index)
     return kept
+
+
+def covered_share(outline: NDArray[np.float32], others: Sequence[NDArray[np.float32]]) -> float:
+    """The share of ``outline``'s area lying on the ``others`` (which do not overlap much
+    among themselves, so their overlaps with it are simply added)."""
+    area = cv2.contourArea(outline.reshape(-1, 1, 2).astype(np.float32))
+    if area <= 0:
+        return 1.0
+    shape = outline.reshape(-1, 1, 2).astype(np.float32)
+    covered = sum(
+        cv2.intersectConvexConvex(shape, other.reshape(-1, 1, 2).astype(np.float32))[0]
+        for other in others
+    )
+    return float(min(1.0, covered / area))
 
 
 def outline_iou(first: NDArray[np.float32], second: NDArray[np.float32]) -> float:
@@ -302,3 +336,18 @@ class TileFinder:
         (output,) = self._session.run(None, {self._input: tensor})
         height, width = image_bgr.shape[:2]
         return decode(np.asarray(output, np.float32), scale, (width, height), min_score)
+
+
+class PooledFinders:
+    """Several finders' outlines of one photo pooled, e.g. a finder for usual shots and one
+    for low shots. Outlines of one tile from two finders overlap; the pipeline keeps the one
+    it believes most once the reader has looked at each."""
+
+    def __init__(self, finders: Sequence[TileFinder]) -> None:
+        if not finders:
+            raise ValueError("pool at least one finder")
+        self._finders = tuple(finders)
+
+    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
+        """Every finder's faces, each finder's best first."""
+        return [face for finder in self._finders for face in finder.find(image_bgr, min_score)]

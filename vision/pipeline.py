@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
+from vision.finder import same_place_suppressed
 from vision.rectify import rectify_tiles
 from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
@@ -159,9 +160,19 @@ class HandReader:
             quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
-            for face, quad, read in zip(found, quads, reads, strict=True):
-                if face.score * read.is_tile >= MIN_TILE_BELIEF:
-                    tiles.append(_detected(read, read.is_tile, quad, photo))
+            believed = sorted(
+                (
+                    (face.score * read.is_tile, index)
+                    for index, (face, read) in enumerate(zip(found, reads, strict=True))
+                    if face.score * read.is_tile >= MIN_TILE_BELIEF
+                ),
+                key=lambda pair: -pair[0],
+            )
+            # Two outlines of one tile (pooled finders) keep the better believed.
+            ranked = [index for _, index in believed]
+            for kept in same_place_suppressed([quads[index] for index in ranked]):
+                index = ranked[kept]
+                tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))

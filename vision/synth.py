@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -705,8 +705,14 @@ def _make_camera(
     centre: tuple[float, float],
     unit_px: float,
     max_tilt_deg: float,
+    tilt_deg: float | None = None,
 ) -> _Camera:
-    tilt = math.radians(max_tilt_deg) * math.sqrt(rng.random())
+    """A camera looking at the table's origin from ``tilt_deg`` off straight down (drawn up
+    to ``max_tilt_deg`` when not given), turned at random about the table's normal."""
+    if tilt_deg is None:
+        tilt = math.radians(max_tilt_deg) * math.sqrt(rng.random())
+    else:
+        tilt = math.radians(tilt_deg)
     azimuth = rng.uniform(0, 2 * math.pi)
     cz, sz = math.cos(azimuth), math.sin(azimuth)
     spin = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
@@ -988,6 +994,33 @@ def _table_bounds(camera: _Camera, width: int, height: int) -> tuple[np.ndarray,
     return low, high
 
 
+_LOW_VIEW_HORIZON = 84.0  # degrees: the top edge of a low shot still looks at the table
+_LOW_VIEW_REACH = 6.0  # tile widths around the looked-at point where a low shot's tiles lie
+_LOW_VIEW_MAX_TILES = 8
+_TABLE_TEXTURE_SIDE = 2400  # pixels: the longest table texture a low shot paints
+
+
+def _table_in_perspective(
+    rng: np.random.Generator, camera: _Camera, width: int, height: int, unit_px: float
+) -> np.ndarray:
+    """The table's texture painted flat over the table the camera sees, then projected, so
+    its grain shrinks and converges towards the far edge as in a photo taken low."""
+    low, high = _table_bounds(camera, width, height)
+    extent = np.maximum(high - low, 1.0)
+    scale = min(unit_px, _TABLE_TEXTURE_SIDE / float(extent.max()))
+    texture_w = max(8, int(math.ceil(extent[0] * scale)))
+    texture_h = max(8, int(math.ceil(extent[1] * scale)))
+    texture = render_background(rng, texture_h, texture_w, scale)
+    source = np.array([[0, 0], [texture_w, 0], [texture_w, texture_h], [0, texture_h]], np.float32)
+    table = low + source.astype(np.float64) / scale
+    target = camera.project(np.column_stack([table, np.zeros(4)]))
+    matrix = cv2.getPerspectiveTransform(source, target.astype(np.float32))
+    painted = cv2.warpPerspective(
+        texture, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
+    return np.asarray(painted, np.float32)
+
+
 def _inside(points: np.ndarray, width: int, height: int, margin: float) -> bool:
     return bool(
         np.all(points[:, 0] >= margin)
@@ -1005,11 +1038,16 @@ def render_scene(
     set_max: int = 12,
     style: str | None = None,
     max_tilt_deg: float = 45.0,
+    low_view: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
     ``n_tiles`` bounds the number of listed (face-up, fully visible) tiles; face-down and
     frame-cut tiles come on top of that. ``style`` picks a family from STYLE_FAMILIES.
+
+    ``low_view`` renders the shot of a player who stays seated: the phone held close and low,
+    50..72 degrees from straight down, the tiles big in the near part of the picture with
+    their thick sides showing, and the table's texture receding in perspective.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1024,14 +1062,29 @@ def render_scene(
     target = int(rng.integers(low_n, high_n + 1))
     focal = max(width, height) * rng.uniform(0.75, 1.3)
     short = min(width, height)
-    # The more tiles wanted, the smaller they are drawn, so that they fit.
-    biggest = short / (3.2 + 1.1 * math.sqrt(max(target, 1)))
-    smallest = min(biggest, max(24.0, short / 28))
+    tilt_deg: float | None = None
+    if low_view:
+        # Chunky tiles seen low show much of their sides; keep every ray of the picture
+        # below the horizon so that all of it is table.
+        tile_style = replace(tile_style, thickness=float(rng.uniform(0.25, 0.45)))
+        half_view = math.degrees(math.atan(height / 2 / focal))
+        tilt_deg = min(float(rng.uniform(50.0, 72.0)), _LOW_VIEW_HORIZON - half_view)
+        target = min(target, _LOW_VIEW_MAX_TILES)
+        biggest = short / 4.5
+        smallest = short / 12
+    else:
+        # The more tiles wanted, the smaller they are drawn, so that they fit.
+        biggest = short / (3.2 + 1.1 * math.sqrt(max(target, 1)))
+        smallest = min(biggest, max(24.0, short / 28))
     unit_px = float(math.exp(rng.uniform(math.log(smallest), math.log(biggest))))
 
     for _attempt in range(6):
-        camera = _make_camera(rng, focal, (width / 2, height / 2), unit_px, max_tilt_deg)
+        camera = _make_camera(rng, focal, (width / 2, height / 2), unit_px, max_tilt_deg, tilt_deg)
         low, high = _table_bounds(camera, width, height)
+        if low_view:
+            # Tiles lie around the point the phone looks at, not out towards the horizon.
+            low = np.maximum(low, -_LOW_VIEW_REACH)
+            high = np.minimum(high, _LOW_VIEW_REACH)
         occupancy = _Occupancy(low - 3, high + 3)
         placed: list[_Tile] = []
         listed = 0
@@ -1098,7 +1151,10 @@ def render_scene(
         placed.append(tile)
         extras -= 1
 
-    canvas = render_background(rng, height, width, unit_px)
+    if low_view:
+        canvas = _table_in_perspective(rng, camera, width, height, unit_px)
+    else:
+        canvas = render_background(rng, height, width, unit_px)
     styled = [(t, tile_style) for t in placed]
     _drop_shadows(canvas, camera, styled, rng, unit_px)
     order = sorted(

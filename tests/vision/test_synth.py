@@ -207,3 +207,33 @@ def test_scene_tiles_say_which_end_shows_which_count() -> None:
         assert ink[blank] < 0.5 * ink[1 - blank], (seed, tile.half_pips, ink)
         checked += 1
     assert checked >= 4
+
+
+def _aspect_distortion(scene_tiles: object) -> list[float]:
+    """How far each listed face's outline is from a domino's 2:1 shape (|log ratio|)."""
+    values = []
+    for tile in scene_tiles:  # type: ignore[attr-defined]
+        edges = np.linalg.norm(np.roll(tile.corners, -1, axis=0) - tile.corners, axis=1)
+        along, across = (edges[0] + edges[2]) / 2, (edges[1] + edges[3]) / 2
+        values.append(abs(float(np.log(along / across / 2.0))))
+    return values
+
+
+def test_low_view_scenes_look_at_tiles_from_low_across_the_table() -> None:
+    """A seated player's shot: faces squashed by the steep view far more than in the usual
+    shots, and still well-formed listed tiles inside the picture."""
+    width, height = 640, 480
+    low: list[float] = []
+    usual: list[float] = []
+    for seed in range(6):
+        scene = render_scene(seed, size=(width, height), n_tiles=(1, 8), low_view=True)
+        assert 1 <= len(scene.tiles) <= 8
+        for tile in scene.tiles:
+            assert np.all(tile.corners >= 0) and np.all(tile.corners[:, 0] < width)
+            assert np.all(tile.corners[:, 1] < height)
+        low += _aspect_distortion(scene.tiles)
+        usual += _aspect_distortion(render_scene(seed, size=(width, height)).tiles)
+    assert np.median(low) > 1.5 * np.median(usual)
+    again = render_scene(3, size=(width, height), n_tiles=(1, 8), low_view=True)
+    first = render_scene(3, size=(width, height), n_tiles=(1, 8), low_view=True)
+    assert np.array_equal(first.image, again.image)

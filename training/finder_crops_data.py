@@ -23,8 +23,10 @@ from vision.rectify import rectify_tiles
 from vision.synth import Scene, half_centres, render_scene
 
 # Bump when vision.synth or models/finder.onnx change. 1: reader v5 (finder v1).
-# 2: finder v3, and every fifth scene a close low shot (vision.synth low_view).
-DATA_VERSION = 2
+# 2: finder v3 and every fifth scene a close low shot (reader v6, not adopted: see
+# models/MODEL_CARD.md). 3: finder v3, usual shots only, as reader v5 was made.
+DATA_VERSION = 3
+READER_LOW_VIEWS = False
 MATCH_IOU = 0.5
 STRAY_IOU = 0.2
 SCENE_SIZES = ((1280, 960), (1600, 1200), (960, 1280))
@@ -39,12 +41,13 @@ def _get_finder() -> TileFinder:
     return _finder
 
 
-def training_scene(seed: int) -> Scene:
-    """The rendered scene of ``seed`` (its size drawn from SCENE_SIZES by the seed too; a close
-    low shot as often as in the finder's scenes)."""
+def training_scene(seed: int, low_views: bool = True) -> Scene:
+    """The rendered scene of ``seed`` (its size drawn from SCENE_SIZES by the seed too; with
+    ``low_views``, a close low shot as often as in the finder's scenes)."""
     rng = np.random.default_rng([seed, 11])
     size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
-    return render_scene(seed, size=size, n_tiles=(1, 12), low_view=is_low_view(seed))
+    low_view = low_views and is_low_view(seed)
+    return render_scene(seed, size=size, n_tiles=(1, 12), low_view=low_view)
 
 
 def best_overlap(quad: np.ndarray, scene: Scene) -> tuple[int, float]:
@@ -74,7 +77,7 @@ def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
 
 def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The finder's crops of one rendered scene and their (left, right) labels."""
-    scene = training_scene(seed)
+    scene = training_scene(seed, low_views=READER_LOW_VIEWS)
     found = _get_finder().find(scene.image)
     quads: list[np.ndarray] = []
     labels: list[tuple[int, int]] = []

@@ -168,7 +168,8 @@ class HandReader:
                 ),
                 key=lambda pair: -pair[0],
             )
-            # Two outlines of one tile (pooled finders) keep the better believed.
+            # Of two outlines in one place (a tile outlined twice, or an outline spanning the
+            # ends of two touching tiles) the better believed is kept.
             ranked = [index for _, index in believed]
             for kept in same_place_suppressed([quads[index] for index in ranked]):
                 index = ranked[kept]

@@ -26,13 +26,13 @@ import torch.nn.functional as F
 from torch import nn
 
 from training.scenes_data import SCENE_SIZE, Sample, build_scenes, decode_sample
+from training.score_finder import match_faces
 from vision.finder import (
     CHANNELS,
     STRIDE,
     decode,
     encode_axis,
     face_axes,
-    outline_iou,
 )
 
 CROP = (384, 288)  # width, height of a training input
@@ -234,17 +234,9 @@ def evaluate(net: nn.Module, samples: list[Sample], min_score: float = 0.3) -> d
             faces = decode(output, 1.0, (image.shape[1], image.shape[0]), min_score)
             found += len(faces)
             wanted += len(corners)
-            unused = list(range(len(corners)))
-            for face in faces:
-                best, best_iou = -1, 0.5
-                for index in unused:
-                    value = outline_iou(face.corners, corners[index])
-                    if value >= best_iou:
-                        best, best_iou = index, value
-                if best >= 0:
-                    unused.remove(best)
-                    true_pos += 1
-                    ious.append(best_iou)
+            matched = match_faces([face.corners for face in faces], corners)
+            true_pos += len(matched)
+            ious.extend(matched)
     return {
         "precision": true_pos / max(found, 1),
         "recall": true_pos / max(wanted, 1),

@@ -160,17 +160,13 @@ class HandReader:
             quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
-            believed = sorted(
-                (
-                    (face.score * read.is_tile, index)
-                    for index, (face, read) in enumerate(zip(found, reads, strict=True))
-                    if face.score * read.is_tile >= MIN_TILE_BELIEF
-                ),
-                key=lambda pair: -pair[0],
-            )
+            belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
             # Of two outlines in one place (a tile outlined twice, or an outline spanning the
             # ends of two touching tiles) the better believed is kept.
-            ranked = [index for _, index in believed]
+            ranked = sorted(
+                (index for index, value in enumerate(belief) if value >= MIN_TILE_BELIEF),
+                key=lambda index: -belief[index],
+            )
             for kept in same_place_suppressed([quads[index] for index in ranked]):
                 index = ranked[kept]
                 tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))

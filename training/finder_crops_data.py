@@ -24,8 +24,9 @@ from vision.synth import Scene, half_centres, render_scene
 
 # Bump when vision.synth or models/finder.onnx change. 1: reader v5 (finder v1).
 # 2: finder v3 and every fifth scene a close low shot (reader v6, not adopted: see
-# models/MODEL_CARD.md). 3: finder v3, usual shots only, as reader v5 was made.
-DATA_VERSION = 3
+# models/MODEL_CARD.md). 3: finder v3, usual shots only, as reader v5 was made. 4: outlines
+# after the finder's second look, as the pipeline cuts them.
+DATA_VERSION = 4
 READER_LOW_VIEWS = False
 MATCH_IOU = 0.5
 STRAY_IOU = 0.2

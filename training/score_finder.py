@@ -38,9 +38,9 @@ def match_faces(found: Sequence[np.ndarray], truth: np.ndarray) -> list[float]:
     return matched
 
 
-def score(model: Path, count: int) -> dict[str, dict[str, float]]:
+def score(model: Path, count: int, second_look: bool = True) -> dict[str, dict[str, float]]:
     """Precision, recall and mean IoU of one model on usual and on low-shot scenes."""
-    finder = TileFinder(model)
+    finder = TileFinder(model, second_look=second_look)
     samples = build_scenes(VALIDATION_FIRST_SEED, count)
     tallies = {name: {"found": 0, "wanted": 0, "right": 0, "iou": 0.0} for name in ("usual", "low")}
     for offset, sample in enumerate(samples):
@@ -68,9 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.score_finder", description=__doc__)
     parser.add_argument("models", type=Path, nargs="+")
     parser.add_argument("--scenes", type=int, default=300)
+    parser.add_argument(
+        "--first-look-only", action="store_true", help="without the second look at each face"
+    )
     args = parser.parse_args(argv)
     for model in args.models:
-        print(json.dumps({"model": str(model), **score(model, args.scenes)}))
+        figures = score(model, args.scenes, second_look=not args.first_look_only)
+        print(json.dumps({"model": str(model), "second_look": not args.first_look_only, **figures}))
     return 0
 
 

@@ -160,19 +160,21 @@ FINDERS = ("learned", "classical")
 
 
 def make_finder(
-    name: str, threads: int = 1, models: Sequence[Path] | None = None
+    name: str,
+    threads: int = 1,
+    models: Sequence[Path] | None = None,
+    second_look: bool = True,
 ) -> TileFinderLike:
     """The tile finder called ``name`` in FINDERS (``models``: other learned finders' files,
-    pooled when there are several)."""
+    pooled when there are several; ``second_look``: the learned finder's zoomed second look
+    at each face)."""
     if name == "classical":
         return ClassicalTileFinder()
     from vision.finder import DEFAULT_FINDER_MODEL, PooledFinders, TileFinder
 
-    if not models:
-        return TileFinder(DEFAULT_FINDER_MODEL, threads=threads)
-    if len(models) == 1:
-        return TileFinder(models[0], threads=threads)
-    return PooledFinders([TileFinder(path, threads=threads) for path in models])
+    paths = list(models) if models else [DEFAULT_FINDER_MODEL]
+    finders = [TileFinder(path, threads=threads, second_look=second_look) for path in paths]
+    return finders[0] if len(finders) == 1 else PooledFinders(finders)
 
 
 def evaluate(
@@ -183,13 +185,14 @@ def evaluate(
     finder: str = "learned",
     finder_models: Sequence[Path] | None = None,
     reader_model: Path | None = None,
+    second_look: bool = True,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything.
     """
-    tile_finder = make_finder(finder, threads, finder_models)
+    tile_finder = make_finder(finder, threads, finder_models, second_look)
     counter = (
         None
         if finder_only
@@ -281,6 +284,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="another finder .onnx (repeat to pool several finders)",
     )
     parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
+    parser.add_argument(
+        "--first-look-only",
+        action="store_true",
+        help="without the learned finder's second look at each face",
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -294,6 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finder=args.finder,
         finder_models=args.finder_model,
         reader_model=args.reader_model,
+        second_look=not args.first_look_only,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

@@ -17,10 +17,12 @@ from vision.finder import (
     HEATMAP,
     OFFSET_X,
     OFFSET_Y,
+    SECOND_LOOK_ZOOM,
     STRIDE,
     FoundTile,
     PooledFinders,
     TileFinder,
+    best_match,
     covered_share,
     decode,
     decode_axes,
@@ -32,6 +34,8 @@ from vision.finder import (
     parallelogram,
     preprocess,
     same_place_suppressed,
+    second_look_window,
+    shrink,
     with_border,
 )
 from vision.synth import render_scene
@@ -148,14 +152,15 @@ def test_the_model_finds_the_tiles_of_rendered_scenes_it_never_saw() -> None:
         for tile in scene.tiles:
             if any(outline_iou(tile.corners, f.corners) >= 0.5 for f in found):
                 matched += 1
-    # Measured with the committed model (finder v3): recall 0.816, precision 0.842. Finder v1
-    # measured 0.871 / 0.821 on these 20 scenes but less than v3 on the 240 held-out usual
-    # scenes of training.score_finder (recall 0.887 vs 0.902), and far less on low shots.
-    assert matched / wanted >= 0.79
+    # Measured with the committed model (finder v3 with its second look): recall 0.853,
+    # precision 0.880; without the second look 0.816 / 0.842. Finder v1 measured 0.871 / 0.821
+    # at its first look on these 20 scenes but less than v3 on the 240 held-out usual scenes
+    # of training.score_finder (recall 0.887 vs 0.902), and far less on low shots.
+    assert matched / wanted >= 0.83
     assert matched / max(found_total, 1) >= PRECISION_FLOOR
 
 
-PRECISION_FLOOR = 0.78
+PRECISION_FLOOR = 0.85
 
 
 @needs_model
@@ -228,3 +233,54 @@ def test_pooled_finders_return_every_finders_faces() -> None:
     assert len(found) == 2 and found[0] is first and found[1] is second
     with pytest.raises(ValueError, match="at least one"):
         PooledFinders([])
+
+
+def test_the_second_look_window_is_a_square_around_the_face_clipped_to_the_photo() -> None:
+    face = _rectangle(500, 400, 100, 50, 0.3)
+    left, top, right, bottom = second_look_window(face, 2000, 1500)
+    side = SECOND_LOOK_ZOOM * 100
+    assert right - left == pytest.approx(side, abs=2)
+    assert bottom - top == pytest.approx(side, abs=2)
+    assert (left + right) / 2 == pytest.approx(500, abs=1)
+    assert (top + bottom) / 2 == pytest.approx(400, abs=1)
+    near_corner = second_look_window(_rectangle(40, 30, 100, 50, 0.0), 2000, 1500)
+    assert near_corner[:2] == (0, 0)
+    assert near_corner[2] == pytest.approx(40 + side / 2, abs=1)
+
+
+def test_the_second_look_replaces_an_outline_only_with_one_of_the_same_tile() -> None:
+    first = FoundTile(_box(0, 0, 100, 50), 0.4)
+    tighter = FoundTile(_box(4, 2, 96, 48), 0.9)
+    neighbour = FoundTile(_box(100, 0, 100, 50), 0.95)
+    assert best_match(first, [neighbour, tighter]) is tighter
+    assert best_match(first, [neighbour]) is first
+    assert best_match(first, []) is first
+
+
+@needs_model
+def test_the_second_look_outlines_rendered_tiles_more_tightly() -> None:
+    looking, glancing = TileFinder(), TileFinder(second_look=False)
+    overlaps: dict[bool, list[float]] = {True: [], False: []}
+    for seed in range(930, 940):  # the training scenes use other seeds
+        scene = render_scene(seed, size=(1280, 960))
+        for second_look, finder in ((True, looking), (False, glancing)):
+            found = finder.find(scene.image)
+            for tile in scene.tiles:
+                overlaps[second_look].append(
+                    max((outline_iou(tile.corners, f.corners) for f in found), default=0.0)
+                )
+    # Measured with finder v3 on these 82 tiles: mean best IoU 0.784 with the second look,
+    # 0.747 without.
+    assert np.mean(overlaps[True]) > np.mean(overlaps[False]) + 0.01
+
+
+def test_shrinking_averages_areas_whatever_the_ratio() -> None:
+    checker = np.indices((600, 600)).sum(axis=0) % 2 * 255  # one-pixel black and white squares
+    image = np.repeat(checker[:, :, None], 3, axis=2).astype(np.uint8)
+    for side in (300, 192, 157):
+        small = shrink(image, side, side)
+        assert small.shape == (side, side, 3)
+        # Averaged, not sampled: every pixel is the grey between black and white.
+        assert np.abs(small.astype(int) - 127).max() <= 3
+    bigger = shrink(image[:10, :20], 40, 20)
+    assert bigger.shape == (20, 40, 3)

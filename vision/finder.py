@@ -10,7 +10,9 @@ tile) and to the middle of a long edge (across it). A face is symmetric under a 
 each half-axis is encoded by its log length and its *doubled* angle (cos 2a, sin 2a): the two
 opposite directions that describe the same face get the same code, and the code is continuous
 as the tile turns. Centre +/- both half-axes gives the face as a parallelogram, which is close
-to the true outline for tiles that are small compared with the camera's distance.
+to the true outline for tiles that are small compared with the camera's distance. Each face
+found is then looked at a second time, on a zoomed crop of the full photo, and outlined and
+scored again there (SECOND_LOOK_ZOOM).
 
 Everything except the session is plain numpy, so training (targets) and tests share it.
 """
@@ -45,9 +47,10 @@ BORDER_SHARE = 1.0
 SECOND_LOOK_ZOOM = 3.0
 SECOND_LOOK_SIDE = 192
 """Each found face is looked at again on a square of the full photo SECOND_LOOK_ZOOM times its
-long side, shrunk to SECOND_LOOK_SIDE: the face is then drawn about 64 px long, as big as the
-bigger tiles of the finder's training scenes, whatever its size in the first look. On held-out
-rendered scenes this outlines tiles more tightly and scores them better (models/MODEL_CARD.md)."""
+long side, shrunk to SECOND_LOOK_SIDE: the face is then drawn about 64 px long whatever its
+size in the first look, well inside the sizes the finder was trained on, and with the full
+photo's detail. On held-out rendered scenes this outlines tiles more tightly and scores them
+better (models/MODEL_CARD.md)."""
 SECOND_LOOK_MIN_SCORE = 0.1
 SECOND_LOOK_MATCH = 0.3
 """A face found on the second look replaces the first outline when they overlap by more than

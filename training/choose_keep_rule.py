@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from training.finder_crops_data import MATCH_IOU, best_overlap, training_scene
-from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, same_place_suppressed
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.halves import HalfReader
-from vision.pipeline import MIN_TILE_BELIEF
+from vision.pipeline import MIN_TILE_BELIEF, believed_outlines
 from vision.rectify import rectify_tiles
 
 FIRST_SEED = 3_900_000  # the reader's held-out finder-crop scenes
@@ -55,12 +55,11 @@ def kept_after_suppression(
     """Which believed outlines survive the pipeline's same-place suppression, per scene."""
     kept = np.zeros(len(belief), bool)
     for number in np.unique(scene):
-        ranked = [i for i in np.argsort(-belief, kind="stable") if scene[i] == number]
-        ranked = [i for i in ranked if belief[i] >= MIN_TILE_BELIEF]
-        survivors = same_place_suppressed(
-            [outlines[i] for i in ranked], covered_limit=covered_limit
+        rows = np.flatnonzero(scene == number)
+        survivors = believed_outlines(
+            [float(belief[i]) for i in rows], [outlines[i] for i in rows], covered_limit
         )
-        kept[[ranked[k] for k in survivors]] = True
+        kept[rows[survivors]] = True
     return kept
 
 

@@ -265,10 +265,10 @@ def same_place_suppressed(
 def covered_share(outline: NDArray[np.float32], others: Sequence[NDArray[np.float32]]) -> float:
     """The share of ``outline``'s area lying on the ``others`` (which do not overlap much
     among themselves, so their overlaps with it are simply added)."""
-    area = cv2.contourArea(outline.reshape(-1, 1, 2).astype(np.float32))
+    shape = outline.reshape(-1, 1, 2).astype(np.float32)
+    area = cv2.contourArea(shape)
     if area <= 0:
         return 1.0
-    shape = outline.reshape(-1, 1, 2).astype(np.float32)
     covered = sum(
         cv2.intersectConvexConvex(shape, other.reshape(-1, 1, 2).astype(np.float32))[0]
         for other in others

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
-from vision.finder import same_place_suppressed
+from vision.finder import COVERED_LIMIT, same_place_suppressed
 from vision.rectify import rectify_tiles
 from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
@@ -161,14 +161,7 @@ class HandReader:
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
             belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
-            # Of two outlines in one place (a tile outlined twice, or an outline spanning the
-            # ends of two touching tiles) the better believed is kept.
-            ranked = sorted(
-                (index for index, value in enumerate(belief) if value >= MIN_TILE_BELIEF),
-                key=lambda index: -belief[index],
-            )
-            for kept in same_place_suppressed([quads[index] for index in ranked]):
-                index = ranked[kept]
+            for index in believed_outlines(belief, quads):
                 tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
@@ -176,6 +169,25 @@ class HandReader:
         return HandReading(
             width=photo.width, height=photo.height, tiles=tuple(tiles), ms=elapsed_ms
         )
+
+
+def believed_outlines(
+    belief: Sequence[float],
+    outlines: Sequence[NDArray[np.float32]],
+    covered_limit: float = COVERED_LIMIT,
+) -> list[int]:
+    """Indices of the outlines kept as tiles, best believed first: belief (finder score x
+    reader "is a tile") at least MIN_TILE_BELIEF, and of two outlines in one place (a tile
+    outlined twice, or an outline spanning the ends of two touching tiles) the better
+    believed."""
+    ranked = sorted(
+        (index for index, value in enumerate(belief) if value >= MIN_TILE_BELIEF),
+        key=lambda index: -belief[index],
+    )
+    survivors = same_place_suppressed(
+        [outlines[index] for index in ranked], covered_limit=covered_limit
+    )
+    return [ranked[kept] for kept in survivors]
 
 
 def tile_shaped(width: int, height: int) -> bool:

@@ -28,10 +28,12 @@ from vision.rectify import rectify_tiles
 FIRST_SEED = 3_900_000  # the reader's held-out finder-crop scenes
 
 
-def collect(scenes: int, finder_model: Path) -> tuple[np.ndarray, list[np.ndarray]]:
+def collect(
+    scenes: int, finder_model: Path, second_look: bool = True
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """Rows of (scene number, finder score, reader is_tile, is a tile, read right), and each
     row's outline."""
-    finder, reader = TileFinder(finder_model), HalfReader()
+    finder, reader = TileFinder(finder_model, second_look=second_look), HalfReader()
     rows: list[tuple[float, float, float, float, float]] = []
     outlines: list[np.ndarray] = []
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + scenes)):
@@ -67,8 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150)
     parser.add_argument("--finder-model", type=Path, default=DEFAULT_FINDER_MODEL)
+    parser.add_argument(
+        "--first-look-only", action="store_true", help="without the finder's second look"
+    )
     args = parser.parse_args(argv)
-    data, outlines = collect(args.scenes, args.finder_model)
+    data, outlines = collect(args.scenes, args.finder_model, not args.first_look_only)
     scene, score, is_tile, real, right = data.T
     print(f"{len(data)} outlines, {int(real.sum())} on real tiles, {int(right.sum())} read right")
     rules = {

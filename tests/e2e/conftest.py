@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,6 +25,30 @@ from companion.extensions import db
 from .helpers import TableApi
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+Wsgi = Callable[[dict[str, Any], Any], Iterable[bytes]]
+
+
+def _buffered(app: Wsgi) -> Wsgi:
+    """The app with each response read whole (and its file closed) before it is sent.
+
+    Chromium drops requests it no longer needs (a favicon, when the page moves on). Werkzeug's
+    development server then never closes the response's open static file, and the
+    ResourceWarning fails a random browser test under ``filterwarnings = error``.
+    """
+
+    def respond(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        response = app(environ, start_response)
+        try:
+            return [b"".join(response)]
+        finally:
+            close = getattr(response, "close", None)
+            if close is not None:
+                close()
+
+    return respond
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -89,7 +113,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # The access log would be written from server threads after pytest has closed the
     # stream it captured, which prints "Logging error" noise; errors still show.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, _buffered(app), threaded=True)
     base_url = f"http://127.0.0.1:{server.port}"
     # Share links would otherwise name the laptop's LAN address, which this server does not
     # listen on.

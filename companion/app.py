@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import os
 import secrets
 from pathlib import Path
@@ -12,6 +13,7 @@ from flask import Flask, Response
 from .extensions import csrf, db, migrate
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 DEFAULT_MAX_UPLOAD_BYTES = 16 * 1024 * 1024  # phone photos of a hand, HEIC or JPEG
 
 

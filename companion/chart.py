@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
@@ -17,12 +18,18 @@ COLOURS = ("#1f5fa8", "#b3261e", "#1b7a3a", "#7a4bb0", "#a35a00", "#00727a", "#8
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "3 3")
 
 
-def _nice_ceiling(value: int) -> int:
-    """Round an axis maximum up to a tidy number."""
-    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if value <= step * 5:
-            return max(step, -(-value // step) * step)
-    return -(-value // 1000) * 1000
+def axis_ticks(low: int, high: int, most: int = 6) -> list[int]:
+    """Round-numbered ticks (steps of 1, 2, 5, 10, 20, 25, 50, ...) covering ``low..high``,
+    at most ``most`` of them, the first at or below ``low`` and the last at or above ``high``."""
+    span = max(high - low, 1)
+    step = 1
+    for multiplier in itertools.cycle((2, 2.5, 2)):
+        if -(-span // step) + 1 <= most:
+            break
+        step = int(step * multiplier)
+    first = (low // step) * step
+    last = -(-high // step) * step
+    return list(range(first, last + 1, step))
 
 
 def cumulative_chart(
@@ -32,8 +39,11 @@ def cumulative_chart(
     played = max((len(values) for values in cumulative.values()), default=0)
     if played == 0:
         return Markup("")
-    low = min(0, *(min(values) for values in cumulative.values() if values))
-    high = _nice_ceiling(max(1, *(max(values) for values in cumulative.values() if values)))
+    ticks = axis_ticks(
+        min(0, *(min(values) for values in cumulative.values() if values)),
+        max(1, *(max(values) for values in cumulative.values() if values)),
+    )
+    low, high = ticks[0], ticks[-1]
     plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
     span_x = max(rounds, 2) - 1
@@ -50,8 +60,7 @@ def cumulative_chart(
         '<title id="chart-title">Running totals after each round (lower is better); '
         "the table above has the same numbers.</title>",
     ]
-    for tick in range(5):
-        value = low + (high - low) * tick // 4
+    for value in ticks:
         y = y_at(value)
         parts.append(
             f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '

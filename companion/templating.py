@@ -11,7 +11,7 @@ from jinja2.bccache import Bucket
 
 from .chart import COLOURS, DASHES, cumulative_chart
 from .games.history import describe, entry_summary
-from .games.ruleform import RuleField, rule_help
+from .games.ruleform import RuleField, rule_help, rule_title, value_label, value_words
 from .qr import qr_svg
 
 
@@ -70,6 +70,9 @@ def init_app(app: Flask) -> None:
         chart_colours=COLOURS,
         chart_dashes=DASHES,
         rule_help=rule_help,
+        rule_title=rule_title,
+        value_label=value_label,
+        value_words=value_words(),
         rules_open=rules_open,
         describe_change=describe,
         entry_summary=entry_summary,

@@ -8,6 +8,7 @@ from .models import Game
 from .service import TokenMissing, TokenWrong, token_matches
 
 SESSION_KEY = "edit_tokens"
+SEEN_KEY = "seen_games"
 MAX_REMEMBERED_GAMES = 40  # keeps the signed cookie well under browsers' 4 KB limit
 
 
@@ -54,3 +55,24 @@ def require_edit(game: Game) -> None:
         )
     if not token_matches(game, token):
         raise TokenWrong("The edit link this phone holds is not this game's.")
+
+
+def remember_seen(game_id: str) -> None:
+    """Note that this browser opened a game (its home page then lists it)."""
+    seen = session.get(SEEN_KEY)
+    ids = [str(item) for item in seen] if isinstance(seen, list) else []
+    if ids and ids[-1] == game_id:
+        return
+    if game_id in ids:
+        ids.remove(game_id)
+    ids.append(game_id)
+    session[SEEN_KEY] = ids[-MAX_REMEMBERED_GAMES:]
+    session.permanent = True
+
+
+def known_game_ids() -> set[str]:
+    """The games this browser started, was given the edit link of, or opened."""
+    seen = session.get(SEEN_KEY)
+    return set(remembered_tokens()) | (
+        {str(item) for item in seen} if isinstance(seen, list) else set()
+    )

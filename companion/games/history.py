@@ -7,6 +7,7 @@ from typing import Any
 
 from ..rules import Tile
 from .models import Change
+from .ruleform import rule_title, value_label
 
 NOTHING = "—"
 
@@ -27,14 +28,12 @@ def entry_summary(entry: Mapping[str, Any] | None) -> str:
     return text
 
 
-def _value_words(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
+def _value_words(value: Any, key: str) -> str:
     if isinstance(value, list):
         return " ".join(str(item) for item in value)
     if isinstance(value, Mapping):
-        return ", ".join(f"{key}:{item}" for key, item in value.items())
-    return str(value).replace("_", " ")
+        return ", ".join(f"{players} players: {tiles}" for players, tiles in value.items())
+    return value_label(value, key)
 
 
 def _round_lines(
@@ -53,7 +52,7 @@ def _rules_lines(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -
     old = old or {}
     new = new or {}
     return [
-        f"{key.replace('_', ' ')}: {_value_words(old.get(key))} → {_value_words(new.get(key))}"
+        f"{rule_title(key)}: {_value_words(old.get(key), key)} → {_value_words(new.get(key), key)}"
         for key in new
         if old.get(key) != new.get(key)
     ]
@@ -75,3 +74,18 @@ def describe(change: Change, players: Sequence[str]) -> tuple[str, list[str]]:
     if change.kind == "undo":
         return "Undo of a house-rules change", lines
     return "Changed the house rules", lines
+
+
+def undo_words(change: Change | None, players: Sequence[str]) -> str:
+    """What "Undo" will take back, e.g. "Ann, round 4, 6 → 5" ("" when nothing)."""
+    if change is None:
+        return ""
+    heading, lines = describe(change, players)
+    if change.round_n is not None:
+        if len(lines) == 1:
+            name, _, values = lines[0].partition(": ")
+            return f"{name}, round {change.round_n}, {values}"
+        return (
+            f"round {change.round_n} ({'; '.join(lines)})" if lines else f"round {change.round_n}"
+        )
+    return f"house rules ({'; '.join(lines)})" if lines else "the house-rules change"

@@ -320,6 +320,13 @@ def check_setup(rules: Rules, players: int) -> Setup:
         dealt = deal(rules, players)
         engines = schedule(rules)
     except RulesError as error:
+        if rules_error_field(error) == "rules.hand_size" and "has no entry" in str(error):
+            raise ValidationFailed(
+                f"That deal gives no hand size for {players} players with a "
+                f"double-{rules.set_max} set; choose another deal or type your own "
+                "(players:tiles).",
+                "rules.hand_size",
+            ) from error
         raise ValidationFailed(rules_error_message(error), rules_error_field(error)) from error
     if dealt.boneyard < 0:
         raise ValidationFailed(
@@ -802,15 +809,20 @@ def change_rules(game: Game, raw_rules: Any, version: Any) -> Game:
     return game
 
 
-def undo_last(game: Game, version: Any) -> Game:
-    """Revert the most recent change not yet undone, and record the undo in the history."""
-    _check_version(game, version)
-    target = db.session.scalars(
+def next_undo(game: Game) -> Change | None:
+    """The change "Undo" would take back: the most recent one not yet undone."""
+    return db.session.scalars(
         game.changes.select()
         .where(Change.kind != "undo", Change.undone.is_(False))
         .order_by(Change.id.desc())
         .limit(1)
     ).first()
+
+
+def undo_last(game: Game, version: Any) -> Game:
+    """Revert the most recent change not yet undone, and record the undo in the history."""
+    _check_version(game, version)
+    target = next_undo(game)
     if target is None:
         raise NothingToUndo("There is nothing to undo.")
     if target.kind == "round" and target.round_n is not None:
@@ -842,9 +854,33 @@ def round_as_of(game: Game, n: int, version: int) -> dict[str, Any] | None:
     return scores
 
 
-def history(game: Game) -> list[Change]:
-    """Return the game's changes, newest first."""
-    return list(db.session.scalars(game.changes.select().order_by(Change.id.desc())))
+def rules_as_of(game: Game, version: int) -> dict[str, Any]:
+    """The game's rules as they stood at ``version`` (see :func:`round_as_of`)."""
+    rules = dict(game.rules)
+    since = game.version - version
+    if since <= 0:
+        return rules
+    newest = db.session.scalars(game.changes.select().order_by(Change.id.desc()).limit(since))
+    for change in newest:
+        if change.round_n is None and change.kind in ("rules", "undo") and change.old:
+            rules = dict(change.old)
+    return rules
+
+
+def history(game: Game, limit: int | None = None) -> list[Change]:
+    """Return the game's changes, newest first (the newest ``limit`` of them when given)."""
+    query = game.changes.select().order_by(Change.id.desc())
+    if limit is not None:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
+
+
+def history_length(game: Game) -> int:
+    """How many changes the game's history holds."""
+    counted = db.session.scalar(
+        db.select(db.func.count()).select_from(Change).where(Change.game_id == game.id)
+    )
+    return int(counted or 0)
 
 
 def delete_game(game: Game) -> None:

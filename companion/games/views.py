@@ -23,14 +23,16 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import photos
 from ..links import public_url
 from ..photos import PhotoTiles
-from ..rules import Tile, full_set, max_hand_points
+from ..rules import Rules, Tile, full_set, max_hand_points, schedule
 from . import access, ruleform, service
+from .history import undo_words
 from .models import Game
 from .service import GameView, ServiceError, StaleVersion, ValidationFailed
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
 PLAYER_INPUTS = 8
+HISTORY_SHOWN = 20  # the page lists the newest changes; "show all" lists every one
 EXTRA_PLAYER_INPUTS = 8  # for double-15 and double-18 sets
 
 
@@ -94,6 +96,7 @@ def render_new(
         **ruleform.form_context(),
         player_inputs=PLAYER_INPUTS,
         extra_player_inputs=EXTRA_PLAYER_INPUTS,
+        max_name_length=service.MAX_NAME_LENGTH,
         preview=setup_preview(raw_rules, players),
     ), status
 
@@ -186,6 +189,7 @@ def render_sheet(
     if editable and form_round is not None and form_values is None:
         form_values = round_form_values(view, form_round)
     token = access.token_for(game) if editable else None
+    show_all = request.args.get("history") == "all"
     return render_template(
         "games/sheet.html",
         view=view,
@@ -198,9 +202,11 @@ def render_sheet(
         view_url=public_url("games.watch", game_id=game.id),
         edit_url=public_url("games.claim", game_id=game.id, token=token) if token else None,
         rule_fields=ruleform.rule_fields(),
-        preset_title=ruleform.preset_titles().get(game.preset, game.preset),
-        value_label=ruleform.value_label,
-        changes=service.history(game),
+        preset_title=ruleform.preset_summary(game.preset, game.rules),
+        changes=service.history(game, None if show_all else HISTORY_SHOWN),
+        history_length=service.history_length(game),
+        show_all_history=show_all,
+        undo_words=undo_words(service.next_undo(game), view.players) if editable else "",
         short_rounds=ruleform.SHORT_GAME_ROUNDS,
         photo_reading=editable and photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
@@ -211,6 +217,7 @@ def render_sheet(
 def sheet(game_id: str) -> tuple[str, int]:
     """Show the scoresheet; a phone holding the edit token gets the entry forms."""
     game = service.get_game(game_id)
+    access.remember_seen(game.id)
     return render_sheet(game, editable=access.can_edit(game))
 
 
@@ -218,6 +225,7 @@ def sheet(game_id: str) -> tuple[str, int]:
 def watch(game_id: str) -> tuple[str, int]:
     """Show the read-only scoresheet that other phones follow live."""
     game = service.get_game(game_id)
+    access.remember_seen(game.id)
     return render_sheet(game, editable=False)
 
 
@@ -369,6 +377,7 @@ def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
     """Save the scores typed, tapped or picked for round ``n``."""
     game = editable_game(game_id)
     raw_scores, errors, shown = scores_from_form(game)
+    version_before = game.version
     if not errors:
         confirmed = [
             name
@@ -396,7 +405,11 @@ def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
             game, editable=True, form_round=n, form_values=shown, errors=errors, status=400
         )
     missing = [name for name in game.players if name not in raw_scores]
-    if missing:
+    if game.version == version_before:
+        flash(f"Nothing new to save in round {n}; the sheet already holds these scores.")
+    elif not raw_scores:
+        flash(f"Round {n} cleared. Undo brings it back.")
+    elif missing:
         flash(f"Round {n} saved; still to enter: {', '.join(missing)}.")
     else:
         flash(f"Round {n} saved.")
@@ -447,6 +460,24 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 status = 409
                 game = stale.game
                 view = service.view_game(game)
+                base = service.round_as_of(
+                    game, n, service.parse_version(request.form.get("version"))
+                )
+                before = entry_form_values((base or {}).get(name, {}))
+                now = entry_form_values(view.rounds[n - 1].entries.get(name, {}))
+                yours = {"tiles": " ".join(sorted(chosen)), "marker": marker}
+                if cell_key(now) != cell_key(before) and cell_key(yours) != cell_key(now):
+                    # Another phone changed this very hand: its tiles stay ticked until this
+                    # phone ticks its own again.
+                    errors["form"] = (
+                        f"{name}'s hand in round {n} was changed on another phone; nothing was "
+                        f"saved yet. On the sheet now: {cell_words(now)} — yours: "
+                        f"{cell_words(yours)}. The sheet's tiles are ticked below; tick yours "
+                        "again to use them instead."
+                    )
+                    stored = view.rounds[n - 1].entries.get(name, {})
+                    chosen = {str(Tile.from_json(pair)) for pair in stored.get("tiles", [])}
+                    marker = bool(stored.get("markers_up"))
             except ValidationFailed as error:
                 errors["tiles"] = error.message
                 status = 400
@@ -587,11 +618,34 @@ def undo(game_id: str) -> BaseResponse | tuple[str, int]:
     return redirect(url_for("games.sheet", game_id=game.id))
 
 
+def schedule_words(rules_json: dict[str, Any]) -> str:
+    """A schedule as the engines in play order, e.g. "9 8 7 6 5 4 3 2 1 0"."""
+    return " ".join(str(engine) for engine in schedule(Rules.from_json(rules_json)))
+
+
+def stale_schedule_errors(game: Game, mine: Any, message: str) -> dict[str, str]:
+    """What a phone whose schedule change came too late is told: when another phone changed
+    the schedule meanwhile, both schedules; the sheet's stays unless it is chosen again."""
+    base = service.rules_as_of(game, service.parse_version(request.form.get("version")))
+    if base.get("schedule") == game.rules.get("schedule"):
+        return {"form": message}
+    sheet = schedule_words(dict(game.rules))
+    yours = schedule_words({**game.rules, "schedule": mine}) if mine is not None else sheet
+    return {
+        "form": "The schedule was changed on another phone; nothing was saved yet.",
+        "schedule": (
+            f"On the sheet now: {sheet} — yours: {yours}. The sheet's schedule is kept; "
+            "choose yours again below to use it instead."
+        ),
+    }
+
+
 @bp.post("/<game_id>/schedule")
 def change_schedule(game_id: str) -> BaseResponse | tuple[str, int]:
     """Shorten, restart or spell out the engine schedule."""
     game = editable_game(game_id)
     rules_json = dict(game.rules)
+    value: Any = None
     try:
         value = ruleform.schedule_value(
             request.form.get("schedule_kind", ""),
@@ -605,7 +659,12 @@ def change_schedule(game_id: str) -> BaseResponse | tuple[str, int]:
                 game, {"preset": game.preset, **rules_json}, request.form.get("version")
             )
     except StaleVersion as stale:
-        return render_sheet(stale.game, editable=True, errors={"form": stale.message}, status=409)
+        return render_sheet(
+            stale.game,
+            editable=True,
+            errors=stale_schedule_errors(stale.game, value, stale.message),
+            status=409,
+        )
     except ValidationFailed as error:
         return render_sheet(game, editable=True, errors={"schedule": error.message}, status=400)
     flash("Schedule changed.")
@@ -619,14 +678,31 @@ def change_rules(game_id: str) -> BaseResponse | tuple[str, int]:
     errors: dict[str, str] = {}
     status = 200
     values = ruleform.form_defaults(game.rules, game.preset)
+    conflicts: list[dict[str, str]] = []
     if request.method == "POST":
         values = {key: value for key, value in request.form.items() if key != "csrf_token"}
         try:
             raw_rules = ruleform.rules_from_form(request.form)
+            raw_rules.update(ruleform.chosen_mine(request.form))
             service.change_rules(game, raw_rules, request.form.get("version"))
         except StaleVersion as stale:
             game = stale.game
-            errors["form"] = stale.message
+            values, conflicts = ruleform.merge_stale_rules(
+                game,
+                service.rules_as_of(game, service.parse_version(request.form.get("version"))),
+                service.parse_rules(raw_rules).to_json(),
+                str(raw_rules.get("preset", game.preset)),
+            )
+            errors["form"] = (
+                "The house rules were changed on another phone while you were choosing; "
+                "nothing was saved yet. "
+                + (
+                    "Each rule changed there shows both values: the sheet's is kept unless "
+                    "you choose yours. Check them, then save again."
+                    if conflicts
+                    else "None of the rules you changed were touched there; save again."
+                )
+            )
             status = 409
         except ValidationFailed as error:
             errors[error.field or "form"] = error.message
@@ -641,6 +717,7 @@ def change_rules(game_id: str) -> BaseResponse | tuple[str, int]:
         errors=errors,
         **ruleform.form_context(),
         locked_set=bool(game.rounds),
+        conflicts=conflicts,
     ), status
 
 

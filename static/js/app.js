@@ -3,6 +3,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  /* Times: the server writes them in UTC; show them in the phone's own time zone. */
+  var showLocalTimes = function (root) {
+    root.querySelectorAll("time[datetime]").forEach(function (element) {
+      var moment = new Date(element.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      element.textContent = moment.toLocaleString(undefined, {
+        day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      });
+    });
+  };
+  showLocalTimes(document);
+
   /* Ask before destructive buttons. */
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -123,17 +135,20 @@
   var presetData = document.getElementById("preset-values");
   if (setup && presetData) {
     var presets = JSON.parse(presetData.textContent);
-    var words = function (value) {
+    var wordsData = document.getElementById("value-words");
+    var valueWords = wordsData ? JSON.parse(wordsData.textContent) : {};
+    var words = function (value, key) {
       if (value === true) return "yes";
       if (value === false) return "no";
       if (typeof value === "object") return "custom";
-      return String(value).replace(/_/g, " ");
+      var known = valueWords[key] && valueWords[key][String(value)];
+      return known || String(value).replace(/_/g, " ");
     };
     var relabel = function () {
       var values = presets[setup.elements.preset.value] || presets.standard;
       setup.querySelectorAll("option[data-preset-label]").forEach(function (option) {
         var key = option.dataset.presetLabel;
-        var shown = key === "set_max" ? "double-" + values[key] : words(values[key]);
+        var shown = key === "set_max" ? "double-" + values[key] : words(values[key], key);
         option.textContent = "As the preset (" + shown + ")";
       });
       setup.querySelectorAll("input[data-preset-placeholder]").forEach(function (input) {
@@ -192,6 +207,7 @@
             var replacement = fresh.getElementById(part.id);
             if (replacement) part.innerHTML = replacement.innerHTML;
           });
+          showLocalTimes(document);
         });
     };
     var poll = function () {

@@ -144,3 +144,70 @@ def test_a_schedule_change_that_puts_an_engine_into_a_hand_is_refused(
     assert response.status_code == 400
     assert "round 1 would not add up: The 9-9 is this round" in response.get_data(as_text=True)
     assert games.get(created["id"])["version"] == 2
+
+
+@pytest.mark.parametrize(
+    ("use_mine", "blanks"), [(False, "double_blank_50"), (True, "double_blank_25")]
+)
+def test_a_house_rules_conflict_shows_both_values_and_keeps_the_sheets(
+    client: FlaskClient, games: GameActions, use_mine: bool, blanks: str
+) -> None:
+    created = owned(games)
+    url = f"/games/{created['id']}/rules"
+    first = {"version": "1", "preset": "standard", "rule-blank_scoring": "double_blank_50"}
+    assert client.post(url, data=first).status_code == 302  # the other phone
+    mine = {
+        "version": "1",
+        "preset": "standard",
+        "rule-blank_scoring": "double_blank_25",
+        "rule-going_out_bonus": "-10",
+    }
+    stale = client.post(url, data=mine)
+    assert stale.status_code == 409
+    page = stale.get_data(as_text=True)
+    assert (
+        "Blank scoring: on the sheet now: the double blank counts 50 — yours: the double "
+        "blank counts 25." in page
+    )
+    assert 'name="mine-value-blank_scoring" value="&#34;double_blank_25&#34;"' in page
+    assert '<option value="double_blank_50" selected' in page  # the sheet's value is kept
+    assert (
+        "Going out bonus" not in page.split("Changed on another phone")[1].split("</fieldset>")[0]
+    )
+    again = {**mine, "version": "2", "rule-blank_scoring": "double_blank_50"}
+    if use_mine:
+        again |= {"mine-blank_scoring": "on", "mine-value-blank_scoring": '"double_blank_25"'}
+    assert client.post(url, data=again).status_code == 302
+    rules = games.get(created["id"])["rules"]
+    assert rules["blank_scoring"] == blanks
+    assert rules["going_out_bonus"] == -10  # this phone's own change, untouched elsewhere
+
+
+def test_a_schedule_conflict_names_both_schedules_and_keeps_the_sheets(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = owned(games)
+    url = f"/games/{created['id']}/schedule"
+    other = {"version": "1", "schedule_kind": "start", "schedule_start": "9"}
+    assert client.post(url, data=other).status_code == 302
+    mine = {"version": "1", "schedule_kind": "short"}
+    stale = client.post(url, data=mine)
+    assert stale.status_code == 409
+    page = stale.get_data(as_text=True)
+    assert "On the sheet now: 9 8 7 6 5 4 3 2 1 0 — yours: 12 11 10 9 8 7 6." in page
+    assert len(games.get(created["id"])["rounds"]) == 10
+
+
+def test_a_hand_picked_on_two_phones_keeps_the_sheets_tiles_until_chosen_again(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = owned(games)
+    games.put_round(created, 1, {"Bob": {"tiles": [[3, 4]]}}, version=1)  # the other phone
+    url = f"/games/{created['id']}/rounds/1/tiles/1"
+    stale = client.post(url, data={"version": "1", "tile": ["5-5", "6-1"]})
+    assert stale.status_code == 409
+    page = stale.get_data(as_text=True)
+    assert "On the sheet now: tiles 4-3 — yours: tiles 5-5 6-1." in page
+    assert games.get(created["id"])["rounds"][0]["scores"]["Bob"]["tiles"] == [[3, 4]]
+    assert client.post(url, data={"version": "2", "tile": ["5-5", "6-1"]}).status_code == 302
+    assert games.get(created["id"])["totals"]["Bob"] == 17

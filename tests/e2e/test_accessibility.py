@@ -100,6 +100,20 @@ def open_house_rules(page: Page, game: dict[str, Any]) -> None:
     expect(page.get_by_role("button", name="Save the house rules")).to_be_visible()
 
 
+def open_house_rules_with_a_conflict(page: Page, game: dict[str, Any]) -> None:
+    created = page.request.post("/api/games", data={"players": PLAYERS, "rules": {}}).json()
+    page.goto(created["edit_url"])
+    page.get_by_role("link", name="Change the house rules").click()
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.get_by_label("Blank scoring").select_option("double_blank_50")
+    other.get_by_role("button", name="Save the house rules").click()
+    other.close()
+    page.get_by_label("Blank scoring").select_option("double_blank_25")
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.get_by_label("Use mine (the double blank counts 25)")).to_be_visible()
+
+
 def open_error_page(page: Page, game: dict[str, Any]) -> None:
     page.goto("/games/no-such-game")
 
@@ -115,6 +129,7 @@ PAGES: dict[str, Callable[[Page, dict[str, Any]], None]] = {
     "share view": open_share_view,
     "tile picker": open_tile_picker,
     "house rules": open_house_rules,
+    "house rules with a conflict": open_house_rules_with_a_conflict,
     "error page": open_error_page,
 }
 

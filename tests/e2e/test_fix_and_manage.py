@@ -49,14 +49,17 @@ def test_clear_a_round_then_undo_brings_it_back(page: Page, two_rounds_in: dict[
     assert asked == ["Clear every score of round 1?"]
     expect(totals_row(page)).to_have_text(["20", "0", "6"])
 
-    page.get_by_role("button", name="Undo last change").click()
+    # The button says what it takes back, and asks once.
+    page.get_by_role("button", name="Undo last change: round 1").click()
     expect(totals_row(page)).to_have_text(["20", "14", "15"])
+    assert asked[1].startswith("Undo this change? round 1 (")
 
 
 def test_undo_takes_back_the_last_round_saved_on_the_page(
     page: Page, two_rounds_in: dict[str, Any]
 ) -> None:
     """A round typed by mistake is taken back; the rounds before it stay."""
+    accept_confirmations(page)
     page.goto(two_rounds_in["edit_url"])
     for name, points in zip(PLAYERS, ["30", "0", "12"], strict=True):
         page.get_by_label(f"Points for {name}").fill(points)
@@ -115,6 +118,7 @@ def test_delete_a_game_from_the_home_page(page: Page, table_api: TableApi) -> No
 
 def test_changing_the_blank_rule_rescores_picked_tiles(page: Page, table_api: TableApi) -> None:
     """Tiles are kept, so a new blank rule re-scores them; typed points stay as typed."""
+    accept_confirmations(page)
     created = table_api.create_game(PLAYERS)
     table_api.put_round(
         created,
@@ -129,7 +133,7 @@ def test_changing_the_blank_rule_rescores_picked_tiles(page: Page, table_api: Ta
     expect(totals_row(page)).to_have_text(["11", "20", "0"])
 
     page.get_by_role("link", name="Change the house rules").click()
-    page.get_by_label("Blank scoring").select_option(label="double blank 50")
+    page.get_by_label("Blank scoring").select_option(label="the double blank counts 50")
     page.get_by_role("button", name="Save the house rules").click()
     expect(page.get_by_text(re.compile("House rules changed"))).to_be_visible()
     # The double blank now costs 50, the 6|5 still 11.

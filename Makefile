@@ -34,6 +34,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_rules.py
 	$(BIN)/python benchmarks/bench_api.py
+	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_vision.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.

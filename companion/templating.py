@@ -13,6 +13,7 @@ from .chart import COLOURS, DASHES, cumulative_chart
 from .games.history import describe, entry_summary
 from .games.ruleform import RuleField, rule_help
 from .qr import qr_svg
+from .rules.describe import preset_label, rules_summary, value_words
 
 
 def short_time(moment: datetime | None) -> str:
@@ -73,4 +74,7 @@ def init_app(app: Flask) -> None:
         rules_open=rules_open,
         describe_change=describe,
         entry_summary=entry_summary,
+        rules_summary=rules_summary,
+        rules_label=preset_label,
+        rule_value_words=value_words,
     )

@@ -178,6 +178,11 @@ class DisputeForm:
     def rows(self) -> list[TrainRow]:
         return train_rows(self.seats, self.rules)
 
+    @property
+    def anyone_out(self) -> bool:
+        """Whether a seat is marked as out of tiles."""
+        return any(self.ticked(f"out-{seat}") for seat in range(len(self.seats)))
+
     def text(self, key: str) -> str:
         value = self.values.get(key, "")
         return value.strip() if isinstance(value, str) else ""
@@ -267,6 +272,10 @@ class DisputeForm:
             self.seat = int(seat_text)
         else:
             self.errors["seat"] = "Whose turn is it? Tap their name."
+        if self.seat is not None and self.ticked(f"out-{self.seat}"):
+            self.errors["seat"] = (
+                f"{self.seats[self.seat]} is marked as out of tiles, so it can't be their turn."
+            )
         self.hand = self._read_tiles("hand", "hand")
         if self.ask == "options":
             if not self.hand and "hand" not in self.errors:
@@ -434,6 +443,11 @@ class DisputeForm:
             trains[row.name] = spec
             if entry.open_double:
                 open_doubles.append((0 if row.key == oldest else 1, row.name))
+        out = [
+            seat
+            for i, seat in enumerate(self.seats)
+            if self.ask in ("turn", "options") and self.ticked(f"out-{i}") and i != self.seat
+        ]
         boneyard_text = self.text("boneyard") or "some"
         boneyard = BONEYARD_SOME if boneyard_text == "some" else int(boneyard_text)
         table: dict[str, Any] = {
@@ -445,6 +459,8 @@ class DisputeForm:
             "open_doubles": [name for _, name in sorted(open_doubles, key=lambda p: p[0])],
             "boneyard": boneyard,
         }
+        if out:
+            table["out"] = out
         return table
 
     def rules_json(self) -> dict[str, Any]:

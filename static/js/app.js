@@ -11,6 +11,10 @@
     }
   });
 
+  /* Referee: a fresh ruling gets the focus, so it is in view and read out at once. */
+  var ruling = document.getElementById("ruling");
+  if (ruling) ruling.focus();
+
   /* Round entry: "went out" empties and disables that player's points box. */
   function syncWentOut(box) {
     var fieldset = box.closest("fieldset");

@@ -180,6 +180,13 @@ def _check_before(state: State, action: Action) -> None:
     refused = legality.refusal(state, action)
     if refused is not None:
         _fail(f"generated action refused: {refused}")
+    if (
+        type(action) is End
+        and state.is_first_turn
+        and not state.rules.first_turn_may_end_on_double
+        and any(state.double_value[t] >= 0 for t in state.turn_doubles)
+    ):
+        _fail("a first turn ended on an uncovered double")
     if type(action) is Play:
         values = legality._values(state, action.train)
         if not any(match_end(v, action.tile, state.wild) >= 0 for v in values):

@@ -38,6 +38,9 @@ Readings chosen where the contract and the rule books leave a gap (as a player w
   several required branches).
 - ``go_out_on_double`` ``must_be_covered``: the player with no tiles left must still draw for
   the follow-up; they are out when anyone covers the double while their hand is still empty.
+  If no one can any more (the boneyard is empty and no hand holds a tile that fits it), the
+  round is blocked (``State.going_out_stuck``); under ``full_lap_of_passes`` the lap decides.
+  A turn that laid a tile is never a pass, even if it left a double uncovered.
 """
 
 from __future__ import annotations

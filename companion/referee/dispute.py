@@ -469,12 +469,10 @@ class DisputeForm:
     def turn_query(self) -> dict[str, Any]:
         """The ``turn`` query for a disputed turn (also the position for "What can I play?")."""
         assert self.seat is not None
+        table = self.table_json()
         hand = list(self.hand)
         if not self.values.get("hand"):
-            # Hand unknown: the player holds at least the tiles they play.
-            for action in self.actions:
-                if action.kind == "play" and action.tile is not None and action.tile not in hand:
-                    hand.append(action.tile)
+            hand = self.assumed_hand(table)
         actions: list[dict[str, Any]] = []
         for action in self.actions:
             if action.kind == "play" and action.tile is not None and action.train is not None:
@@ -488,7 +486,7 @@ class DisputeForm:
         return {
             "kind": "turn",
             "rules": self.rules_json(),
-            "table": self.table_json(),
+            "table": table,
             "turn": {
                 "seat": self.seats[self.seat],
                 "first_turn": self.ticked("first"),
@@ -496,6 +494,30 @@ class DisputeForm:
             },
             "actions": actions,
         }
+
+    def assumed_hand(self, table: Mapping[str, Any]) -> list[Tile]:
+        """The hand when it was not given: the tiles played from it (a tile played straight
+        after a draw is the one drawn), plus, unless these are the player's last tiles, one
+        tile that fits nowhere, so the player is not taken to go out."""
+        hand: list[Tile] = []
+        drew = False
+        for action in self.actions:
+            if action.kind == "draw":
+                drew = True
+            elif action.kind == "play" and action.tile is not None:
+                if not drew and action.tile not in hand:
+                    hand.append(action.tile)
+                drew = False
+        if self.ticked("last"):
+            return hand
+        avoid = self.shown_numbers() | {self.engine}
+        avoid |= {spec["end"] for spec in table["trains"].values() if "end" in spec}
+        taken = set(hand) | {Tile(self.engine, self.engine)}
+        for tile in full_set(self.set_max):
+            if tile.high not in avoid and tile.low not in avoid and tile not in taken:
+                hand.append(tile)
+                break
+        return hand
 
     def round_queries(self) -> list[dict[str, Any]]:
         """``round_status`` queries for the position: one when every hand is known, else two

@@ -159,10 +159,12 @@ def _turn_question(form: DisputeForm) -> str:
 def _assumptions(form: DisputeForm) -> list[str]:
     notes: list[str] = []
     name = form.seats[form.seat] if form.seat is not None else "the player"
-    if not form.hand:
+    if not form.hand and form.ticked("last"):
+        notes.append(f"{name}'s hand was not given: these are taken to be their last tiles.")
+    elif not form.hand:
         notes.append(
-            f"{name}'s hand was not given, so this assumes {name} holds no other tile that "
-            "would change it."
+            f"{name}'s hand was not given, so this assumes {name} holds other tiles, none of "
+            "which fits anywhere."
         )
     unspecified = [
         e.row.label
@@ -190,7 +192,8 @@ def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
             question=question,
             verdict="Allowed",
             tone="yes",
-            sentence=f"Yes: {name} may {actions_words(form)}.",
+            sentence=f"Yes: {name} may {actions_words(form)}."
+            + (" That ends the round." if result["after"].get("round_over") else ""),
             notes=notes,
             query=query,
             answer=result,

@@ -195,6 +195,23 @@ def test_round_status_asks_for_hands_only_when_they_matter(client: FlaskClient) 
     assert "Not over yet" in ruling_text(response.data)
 
 
+def test_covering_the_double_someone_went_out_on_ends_the_round(client: FlaskClient) -> None:
+    game = make_game(client, {"preset": "standard", "go_out_on_double": "must_be_covered"})
+    data = {
+        "ask": "turn",
+        "end-0": "7",
+        "open-0": "on",
+        "out-0": "on",
+        "seat": "2",
+        "act0-kind": "play", "act0-a": "7", "act0-b": "3", "act0-on": "0",
+    }  # fmt: skip
+    shown = ruling_text(client.post(f"/games/{game['id']}/referee", data=data).data)
+    assert "Yes: Cy may play 7-3 on Ann's train. That ends the round." in shown
+    # The one who is out can't be the one whose turn it is.
+    response = client.post(f"/games/{game['id']}/referee", data={**data, "seat": "0"})
+    assert "Ann is marked as out of tiles" in field_error(response.data, "seat")
+
+
 BAD_POSITIONS = [
     (
         {**OPEN_DOUBLE_SKIPPED, "hand": ["9-9", "2-11"]},

@@ -220,6 +220,7 @@ def test_going_out_on_a_double_that_must_be_covered(page: Page, table_api: Table
     rules = {"preset": "standard", "go_out_on_double": "must_be_covered"}
     taps = start(page, table_api, rules)
     taps.seat("Whose turn is it?", "Ann")
+    taps.pick(page.get_by_label("The tiles played are their last: they go out"))
     taps.half(0, "a", 7)
     taps.half(0, "b", 7)
     taps.choose(page.get_by_label("Ann's train ends in"), "7")

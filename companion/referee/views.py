@@ -4,6 +4,7 @@ one, keep a ruling with the game, and read the tiles in dispute from a photo."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,8 +134,11 @@ def _current_engine(game: Game) -> int:
     return view.rounds[-1].engine if view.rounds else view.rules.set_max
 
 
-def _source() -> dict[str, str]:
-    return request.form if request.method == "POST" else request.args
+def _source() -> Mapping[str, str]:
+    # A refused upload leaves no form to read: its error page works from the address alone.
+    if request.method == "POST" and not getattr(request, "upload_refused", False):
+        return request.form
+    return request.args
 
 
 def game_table(game: Game) -> Table:
@@ -237,7 +241,7 @@ def render_page(
 
 def _photo_tiles_kept() -> list[Tile]:
     tiles: list[Tile] = []
-    for text in request.form.get("photo-tiles", "").split():
+    for text in _source().get("photo-tiles", "").split():
         try:
             tiles.append(Tile.parse(text))
         except ValueError:
@@ -403,6 +407,7 @@ def delete_ruling(game_id: str, ruling_id: int) -> BaseResponse:
 def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     """A photo over the size limit: say so next to the photo field."""
     limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+    request.upload_refused = True  # type: ignore[attr-defined]
     table = (
         game_table(service.get_game(str((request.view_args or {}).get("game_id"))))
         if request.view_args and "game_id" in request.view_args

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from typing import Any
@@ -13,7 +14,9 @@ from flask.testing import FlaskClient
 
 from companion.extensions import db
 from companion.referee.models import KeptRuling
+from companion.rules import Tile
 from companion.rules.referee import answer, answer_text
+from tests.app.test_photo import needs_model, scene_jpeg
 
 PLAYERS = ["Ann", "Bea", "Cy", "Dee"]
 
@@ -340,3 +343,62 @@ def test_the_api_refuses_a_body_that_is_not_json(
     response = client.post("/api/referee", data=body, content_type="application/json")
     assert response.status_code == 400
     assert named in response.get_json()["error"]
+
+
+# -- photographs -------------------------------------------------------------------------------
+
+
+@needs_model
+def test_a_photo_of_the_hand_ticks_the_tiles_read(client: FlaskClient) -> None:
+    from vision.pipeline import read_hand
+
+    photo = scene_jpeg()
+    read = {str(Tile(*tile.pips)) for tile in read_hand(photo).tiles}
+    assert read
+    game = make_game(client)
+    response = client.post(
+        f"/games/{game['id']}/referee/photo?ask=options",
+        data={"ask": "options", "seat": "1", "photo-target": "hand",
+              "photo": (io.BytesIO(photo), "hand.jpg")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 200
+    ticked = set(re.findall(r'name="hand" value="([0-9-]+)" checked', response.data.decode()))
+    assert ticked == {t for t in read if Tile.parse(t).high <= 12}
+    assert 'name="seat" value="1" checked' in response.data.decode()  # the rest is kept
+
+
+@pytest.mark.parametrize(
+    ("photo", "status", "message"),
+    [
+        (b"not a picture at all", 400, "can't be read"),
+        (b"", 400, "Choose a photo"),
+    ],
+)
+def test_a_bad_photo_is_named_next_to_the_photo_field_and_keeps_the_form(
+    client: FlaskClient, photo: bytes, status: int, message: str
+) -> None:
+    game = make_game(client)
+    response = client.post(
+        f"/games/{game['id']}/referee/photo?ask=turn",
+        data={**OPEN_DOUBLE_SKIPPED, "photo-target": "tiles",
+              "photo": (io.BytesIO(photo), "hand.jpg" if photo else "")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == status
+    assert message in field_error(response.data, "photo")
+    assert 'name="act0-a" value="2" checked' in response.data.decode()
+
+
+def test_a_photo_over_the_size_limit_is_refused_next_to_the_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = 50_000
+    game = make_game(client)
+    response = client.post(
+        f"/games/{game['id']}/referee/photo?ask=turn",
+        data={"ask": "turn", "photo": (io.BytesIO(b"x" * 80_000), "big.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 413
+    assert "too large" in field_error(response.data, "photo")

@@ -341,3 +341,11 @@ def test_the_referee_page_passes_axe(page: Page, table_api: TableApi) -> None:
     ruling(page)
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+    for question in ("What can I play?", "Is the round over?", "What does this hand score?"):
+        page.get_by_role("link", name=question).click()
+        expect(page.get_by_role("heading", name=question)).to_be_visible()
+        results = Axe().run(page)
+        assert results.violations_count == 0, f"{question}\n{results.generate_report()}"
+    page.goto("/referee")
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -70,12 +70,17 @@
      Resolves to null when the photo should go as it is (small already, or this browser can't
      decode it, e.g. HEIC outside Safari): the full file is the fallback. */
   var SEND_LONG_SIDE = 2000;
+  var SHRINK_MAX_PIXELS = 50000000; /* vision.decode.MAX_PIXELS: a bigger photo goes as it is,
+                                       for the server to refuse in plain words */
   function shrinkPhoto(file) {
     if (!window.createImageBitmap || !window.HTMLCanvasElement ||
         !HTMLCanvasElement.prototype.toBlob) return Promise.resolve(null);
     return window.createImageBitmap(file, {imageOrientation: "from-image"}).then(function (bitmap) {
       var scale = SEND_LONG_SIDE / Math.max(bitmap.width, bitmap.height);
-      if (scale >= 1) { bitmap.close(); return null; }
+      if (scale >= 1 || bitmap.width * bitmap.height > SHRINK_MAX_PIXELS) {
+        bitmap.close();
+        return null;
+      }
       var canvas = document.createElement("canvas");
       canvas.width = Math.round(bitmap.width * scale);
       canvas.height = Math.round(bitmap.height * scale);
@@ -390,6 +395,17 @@
         var index = Number(button.dataset.index);
         if (editing === index) closeEditor(true); else openEditor(index);
       });
+      /* A tap on a tile's outline on the photo opens its chip too (the chips are the way in
+         for keyboards and screen readers). */
+      if (figure) {
+        figure.addEventListener("click", function (event) {
+          var group = event.target.closest && event.target.closest(".read-tile");
+          if (!group) return;
+          var number = Number(group.dataset.number);
+          var index = chips.findIndex(function (chip) { return chip.fromPhoto && chip.number === number; });
+          if (index >= 0) openEditor(index);
+        });
+      }
       editor.addEventListener("keydown", function (event) {
         if (event.key === "Escape") closeEditor(true);
       });
@@ -420,6 +436,13 @@
       syncBoxes();
     }
   }
+
+  /* Any other photo overlay on the page (the picker draws its own as the chips change). */
+  document.querySelectorAll(".photo-overlay").forEach(function (figure) {
+    var script = figure.nextElementSibling;
+    if (figure.dataset.drawn || !script || !script.classList.contains("photo-overlay-data")) return;
+    drawPhotoOverlay(figure, JSON.parse(script.textContent));
+  });
 
   /* Setup: keep "as the preset (...)" labels and the deal preview current. */
   var setup = document.getElementById("setup-form");

@@ -14,6 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from PIL import Image
 from playwright.sync_api import Page, Request, expect
+from pytest_playwright.pytest_playwright import CreateContextCallback
 
 from companion.rules import Rules, Tile, score_hand
 from vision.halves import DEFAULT_HALF_MODEL
@@ -87,11 +88,11 @@ def test_outlines_and_chips_fix_remove_add_and_save(page: Page, table_api: Table
 
     def remember(request: Request) -> None:
         if request.method == "POST" and request.url.split("?")[0].endswith("/photo"):
-            sent.append(len(request.post_data_buffer or b""))
+            sent.append(int(request.all_headers().get("content-length", "0")))
 
     page.on("request", remember)
     created = photograph(page, table_api, photo, "IMG_0001.jpg")
-    assert sent and sent[0] < len(photo) / 2, "the phone sends a shrunk photo"
+    assert sent and 0 < sent[0] < len(photo) / 2, "the phone sends a shrunk photo"
 
     # The photo is shown back with every tile read outlined, numbered and labelled.
     figure = page.locator(".photo-overlay")
@@ -109,9 +110,11 @@ def test_outlines_and_chips_fix_remove_add_and_save(page: Page, table_api: Table
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
 
-    # Fix the first tile's first half with the number pad.
+    # Tapping a tile on the photo opens the same number pads as its chip. Fix the first tile's
+    # first half with them.
     chips = page.locator("#photo-chips button")
-    chips.first.click()
+    page.locator(".photo-lines .read-tile").first.click()
+    expect(page.locator("#chip-editor-title")).to_contain_text(f"Tile 1: {labels[0]}")
     new_half, fixed = other_half(labels[0])
     page.get_by_role("group", name="First half").get_by_role(
         "button", name=str(new_half), exact=True
@@ -190,3 +193,34 @@ def test_an_iphone_heic_photo_is_read_through_the_page(page: Page, table_api: Ta
     expect(page.locator(".photo-lines .read-tile")).to_have_count(len(expected))
     page.get_by_role("button", name="Save Ann's tiles").click()
     expect_saved(page, table_api, created, set(expected))
+
+
+def test_without_javascript_the_full_photo_goes_and_the_list_shows(
+    new_context: CreateContextCallback, table_api: TableApi
+) -> None:
+    page = new_context(java_script_enabled=False).new_page()
+    photo = phone_photo()
+    sent: list[int] = []
+
+    def remember(request: Request) -> None:
+        if request.method == "POST":
+            sent.append(int(request.all_headers().get("content-length", "0")))
+
+    page.on("request", remember)
+    created = table_api.create_game(PLAYERS, RULES)
+    page.goto(created["edit_url"])
+    page.get_by_label("Photograph Ann's tiles").set_input_files(
+        {"name": "IMG_0004.jpg", "mimeType": "image/jpeg", "buffer": photo}
+    )
+    page.get_by_role("button", name="Read Ann's photo").click()
+    expect(page.get_by_role("heading", name="What the photo shows")).to_be_visible(
+        timeout=READING_TIMEOUT_MS
+    )
+    assert sent and sent[-1] > len(photo), "the full file is sent"
+    labels = chip_labels(page)
+    assert labels, "the tiles read are listed"
+    expect(page.locator(".photo-overlay")).to_be_hidden()
+    expect(page.locator("#photo-chips button")).to_have_count(0)
+    page.get_by_role("button", name="Save Ann's tiles").click()
+    expected = score_hand([Tile.parse(t) for t in set(labels)], Rules.from_json(RULES)).points
+    expect(totals_row(page).first).to_have_text(str(expected))

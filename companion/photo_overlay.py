@@ -91,8 +91,8 @@ class Overlay:
 
     @property
     def font_size(self) -> float:
-        """Label size in display units: about 1/24 of the long side."""
-        return round(max(self.width, self.height) / 24, 1)
+        """Label size in display units: 1/30 of the long side (about 11 px on a phone)."""
+        return round(max(self.width, self.height) / 30, 1)
 
     def to_json(self) -> dict[str, Any]:
         """What the page script needs to redraw after a fix."""

@@ -74,6 +74,9 @@ def test_tiles_are_numbered_in_rows_top_to_bottom_each_left_to_right() -> None:
     ]
     assert reading_order(outlines) == [1, 2, 3, 4, 0]
     assert reading_order([]) == []
+    # Rows of tiles lying side by side, touching (centres one tile width apart), stay apart.
+    touching = [_box(100, 40), _box(0, 40), _box(100, 0), _box(0, 0)]
+    assert reading_order(touching) == [3, 2, 1, 0]
 
 
 def test_chips_keep_a_running_total_under_the_blank_rule() -> None:

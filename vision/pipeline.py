@@ -36,6 +36,12 @@ catches false finds the other misses. Chosen on held-out rendered scenes by
 `python -m training.choose_keep_rule` (F1 of tiles read right levels off from 0.3 to 0.4;
 0.3 drops the fewest real tiles); see models/MODEL_CARD.md."""
 
+HINT_BELIEF = 0.1
+"""An outline believed less than MIN_TILE_BELIEF but at least this, lying where no counted
+tile is, is reported as a hint: a shape the player may want to look at (a tile the pipeline
+was too unsure of, or a face-down one). Set beforehand, not tuned."""
+MAX_HINTS = 5
+
 TILE_SHAPE = (1.6, 2.4)
 ONE_TILE_IS_TILE = 0.9
 """A photo in which no tile is found but that is shaped like a domino (long side 1.6..2.4
@@ -156,18 +162,28 @@ class HandReader:
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
         found = self.tile_finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
+        hints: list[tuple[tuple[int, int], ...]] = []
         if found:
             quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
             belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
-            for index in believed_outlines(belief, quads):
+            kept = believed_outlines(belief, quads)
+            for index in kept:
                 tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
+            for index in doubted_outlines(belief, quads, kept):
+                hints.append(
+                    _photo_corners(quads[index], 1.0 / photo.scale, photo.width, photo.height)
+                )
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return HandReading(
-            width=photo.width, height=photo.height, tiles=tuple(tiles), ms=elapsed_ms
+            width=photo.width,
+            height=photo.height,
+            tiles=tuple(tiles),
+            ms=elapsed_ms,
+            hints=tuple(hints),
         )
 
 
@@ -188,6 +204,25 @@ def believed_outlines(
         [outlines[index] for index in ranked], covered_limit=covered_limit
     )
     return [ranked[kept] for kept in survivors]
+
+
+def doubted_outlines(
+    belief: Sequence[float], outlines: Sequence[NDArray[np.float32]], kept: Sequence[int]
+) -> list[int]:
+    """Indices of outlines not kept as tiles but believed at least HINT_BELIEF, lying where
+    no kept outline (nor a better doubted one) is; at most MAX_HINTS, best believed first."""
+    kept_set = set(kept)
+    doubted = sorted(
+        (
+            index
+            for index, value in enumerate(belief)
+            if index not in kept_set and value >= HINT_BELIEF
+        ),
+        key=lambda index: -belief[index],
+    )
+    ranked = [*kept, *doubted]
+    survivors = same_place_suppressed([outlines[index] for index in ranked])
+    return [ranked[position] for position in survivors if position >= len(kept)][:MAX_HINTS]
 
 
 def tile_shaped(width: int, height: int) -> bool:

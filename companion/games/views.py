@@ -22,8 +22,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import photos
 from ..links import public_url
+from ..photo_overlay import Overlay
 from ..photos import PhotoTiles
-from ..rules import Tile, full_set, max_hand_points
+from ..rules import Tile, full_set, max_hand_points, tile_points
 from . import access, ruleform, service
 from .models import Game
 from .service import GameView, ServiceError, StaleVersion, ValidationFailed
@@ -367,8 +368,11 @@ def render_picker(
     errors: dict[str, str],
     status: int = 200,
     photo: PhotoTiles | None = None,
+    overlay: Overlay | None = None,
 ) -> tuple[str, int]:
-    """Render the tile picker for one player's hand (pre-filled from a photo when given)."""
+    """Render the tile picker for one player's hand (pre-filled from a photo when given,
+    with what was read drawn over it in ``overlay``)."""
+    set_tiles = sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low))
     return render_template(
         "games/tiles.html",
         game=game,
@@ -377,11 +381,14 @@ def render_picker(
         seat=seat,
         name=view.players[seat],
         engine=view.rounds[n - 1].engine,
-        tiles=sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low)),
+        tiles=set_tiles,
         chosen=chosen,
         marker=marker,
         errors=errors,
         photo=photo,
+        overlay=overlay,
+        photo_key=url_for("games.read_photo", game_id=game.id, n=n, seat=seat),
+        tile_points={str(tile): tile_points(tile, view.rules.blank_scoring) for tile in set_tiles},
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
@@ -412,7 +419,7 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
     try:
         if upload is None or not upload.filename:
             raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
-        found = photos.read_photo(upload.read(), set_max=view.rules.set_max)
+        read = photos.read_photo(upload.read(), set_max=view.rules.set_max)
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         if from_picker:
@@ -430,10 +437,12 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
             errors={field: error.message},
             status=status,
         )
-    reading = photos.tiles_for_picker(found, view.rules)
+    reading = photos.tiles_for_picker(read.found, view.rules)
     marker = request.form.get("marker" if from_picker else f"marker-{seat}") is not None
     chosen = {str(tile) for tile in reading.tiles}
-    return render_picker(game, view, n, seat, chosen, marker, {}, photo=reading)
+    return render_picker(
+        game, view, n, seat, chosen, marker, {}, photo=reading, overlay=read.overlay(view.rules)
+    )
 
 
 @bp.errorhandler(RequestEntityTooLarge)

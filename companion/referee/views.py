@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -25,6 +26,7 @@ from .. import photos
 from ..extensions import db
 from ..games import access, service
 from ..games.models import Game
+from ..photo_overlay import Overlay
 from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
 from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
 from .dispute import (
@@ -201,6 +203,8 @@ def render_page(
     *,
     ruling: RulingView | None = None,
     photo_tiles: list[Tile] | None = None,
+    overlay: Overlay | None = None,
+    photo_key: str = "",
     status: int = 200,
 ) -> tuple[str, int]:
     """Show the referee page for ``table``: the question form, and a ruling when given."""
@@ -234,6 +238,8 @@ def render_page(
         set_sizes=SET_SIZES,
         max_players=MAX_PLAYERS,
         photo_tiles=photo_tiles or _photo_tiles_kept(),
+        overlay=overlay,
+        photo_key=photo_key,
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
@@ -364,13 +370,13 @@ def read_photo(table: Table) -> tuple[str, int]:
     try:
         if upload is None or not upload.filename:
             raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
-        found = photos.read_photo(upload.read(), set_max=table.set_max)
+        reading = photos.read_photo(upload.read(), set_max=table.set_max)
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         form.errors["photo"] = error.message
         return render_page(table, ask, form, status=status)
     tiles: list[Tile] = []
-    for tile, _confidence in found:
+    for tile, _confidence in reading.found:
         if tile.high <= table.set_max and tile not in tiles:
             tiles.append(tile)
     if not tiles:
@@ -386,7 +392,14 @@ def read_photo(table: Table) -> tuple[str, int]:
             "hand: check them before asking."
         )
         return render_page(table, ask, form)
-    return render_page(table, ask, form, photo_tiles=tiles)
+    return render_page(
+        table,
+        ask,
+        form,
+        photo_tiles=tiles,
+        overlay=reading.overlay(table.rules),
+        photo_key=urlsplit(request.path).path,
+    )
 
 
 @bp.post("/games/<game_id>/rulings/<int:ruling_id>/delete")

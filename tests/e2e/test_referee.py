@@ -317,6 +317,11 @@ def test_the_tile_played_can_be_photographed(page: Page, table_api: TableApi) ->
     page.get_by_role("button", name="Read the tiles in dispute").click()
     chip = page.get_by_role("button", name=f"Played {high}-{low}")
     expect(chip).to_be_visible(timeout=READING_TIMEOUT_MS)
+    # The photo comes back with each tile read outlined and numbered on it.
+    figure = page.locator("figure.photo-overlay")
+    expect(figure).to_be_visible()
+    expect(figure.locator(".read-tile")).to_have_count(len(read))
+    expect(figure.locator(".photo-back")).to_have_attribute("src", re.compile("^data:image/"))
     chip.click()
     # The tile is entered with the half that matches Cy's train against it.
     action = page.locator("fieldset.action").first

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run test lint bench simulate eval-vision train clean
+.PHONY: run serve test lint bench simulate eval-vision train clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,11 @@ $(STAMP): pyproject.toml
 ## Start the app for the table: migrate the database, then serve on all interfaces.
 run: $(STAMP)
 	PORT=$(PORT) $(BIN)/python -m companion
+
+## Production: migrate, then gunicorn with threaded workers (slow clients can't stall it).
+## SECRET_KEY from the environment (else instance/secret_key), port from PORT.
+serve: $(STAMP)
+	PORT=$(PORT) $(BIN)/python -m companion.serve
 
 ## Every test (unit, API, vision, browser). With POSTGRES_TEST_URL set, the database tests
 ## run a second time against that PostgreSQL server.

@@ -11,9 +11,11 @@ import sys
 
 from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy.exc import OperationalError
 
 from . import create_app
 from .netinfo import lan_ip
+from .storage import storage_trouble
 
 HOST = "0.0.0.0"  # every interface, so phones on the Wi-Fi can connect
 DEFAULT_PORT = 5000
@@ -40,12 +42,22 @@ def serve_app(app: Flask, port: int) -> None:
         serve(app, host=HOST, port=port, threads=THREADS)
 
 
+def migrate_or_exit(app: Flask) -> None:
+    """Bring the database up to date, or stop with one line saying what is wrong."""
+    try:
+        with app.app_context():
+            upgrade()
+    except OperationalError as error:
+        raise SystemExit(
+            f"The database can't be opened or updated: {storage_trouble(error)}"
+        ) from None
+
+
 def main() -> None:
     """Migrate, print the join address and serve until interrupted."""
     port = port_from_env()
     app = create_app()
-    with app.app_context():
-        upgrade()
+    migrate_or_exit(app)
     address = f"http://{lan_ip()}:{port}/"
     print(f"Mexican Train companion is running.\n  On this laptop: http://127.0.0.1:{port}/")
     print(f"  On phones on the same Wi-Fi: {address}")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .extensions import db
 from .games.service import ServiceError
+from .storage import storage_trouble
 
 FRIENDLY_TITLES = {
     400: "That request didn't make sense",
@@ -18,6 +22,7 @@ FRIENDLY_TITLES = {
     409: "Changed on another phone",
     413: "That upload is too big",
     500: "Something went wrong on the laptop",
+    503: "The laptop can't save right now",
 }
 FRIENDLY_DEFAULTS = {
     401: "Open the game from its edit link (the owner can share it) to make changes.",
@@ -27,6 +32,7 @@ FRIENDLY_DEFAULTS = {
     413: "The file or form you sent is larger than the table companion accepts.",
     500: "The scores that were already saved are safe. Go back and try again.",
 }
+UNTRUSTED_HOST = "This server does not answer to that address; open the address the host gave you."
 CSRF_MESSAGE = (
     "This form has expired or did not come from this site. Reload the page and try again."
 )
@@ -37,12 +43,15 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(status: int, message: str, field: str | None = None) -> tuple[Response, int]:
+def error_response(
+    status: int, message: str, field: str | None = None, details: dict[str, Any] | None = None
+) -> tuple[Response, int]:
     """Build the error answer in the form the client expects."""
     if wants_json():
-        body: dict[str, str] = {"error": message}
+        body: dict[str, Any] = {"error": message}
         if field:
             body["field"] = field
+        body.update(details or {})
         return jsonify(body), status
     title = FRIENDLY_TITLES.get(status, "Something went wrong")
     page = render_template("error.html", title=title, message=message, status=status)
@@ -55,7 +64,7 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def handle_service_error(error: ServiceError) -> tuple[Response, int]:
         db.session.rollback()
-        return error_response(error.status, error.message, error.field)
+        return error_response(error.status, error.message, error.field, error.details())
 
     @app.errorhandler(CSRFError)
     def handle_csrf_error(_error: CSRFError) -> tuple[Response, int]:
@@ -63,6 +72,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def handle_http_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
+        if isinstance(error, SecurityError):
+            # A Host outside TRUSTED_HOSTS: no page can be built for it (every link would
+            # name that host), so the answer is a sentence.
+            return Response(UNTRUSTED_HOST, status=400, mimetype="text/plain"), 400
         status = error.code or 500
         if status < 400:
             return error
@@ -76,6 +89,17 @@ def init_app(app: Flask) -> None:
         if allowed:
             response.headers["Allow"] = ", ".join(allowed)
         return response, code
+
+    @app.errorhandler(OperationalError)
+    def handle_storage_trouble(error: OperationalError) -> tuple[Response, int]:
+        db.session.rollback()
+        app.logger.error("Database trouble: %s", error)
+        trouble = storage_trouble(error)
+        return error_response(
+            503,
+            f"{trouble[:1].upper()}{trouble[1:]}. The scores already saved are safe; "
+            "try again once that is fixed.",
+        )
 
     @app.errorhandler(Exception)
     def handle_unexpected(error: Exception) -> tuple[Response, int]:

@@ -17,14 +17,44 @@ from ..rules.referee import answer_text
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+MAX_JSON_BYTES = 64 * 1024
+"""The largest body the API reads: a full game's rules and a round of 16 picked hands fit many
+times over."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValidationFailed(f"{name} is not a number JSON allows; send numbers in digits.")
+
+
 def json_body() -> dict[str, Any]:
-    """Return the request's JSON object, or raise a 400 that says what is wrong."""
-    body = request.get_json(silent=True)
-    if body is None:
+    """Return the request's JSON object, or raise a 400 (413 when too large) saying what is
+    wrong: not JSON, nested too deep, a number too long, NaN or Infinity."""
+    if not request.is_json:
         raise ValidationFailed("Send a JSON object with Content-Type: application/json.")
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        raise BodyTooLarge(f"The API reads at most {MAX_JSON_BYTES // 1024} kB of JSON.")
+    data = request.stream.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        raise BodyTooLarge(f"The API reads at most {MAX_JSON_BYTES // 1024} kB of JSON.")
+    try:
+        body = json.loads(data, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValidationFailed("The JSON is nested too deeply to be a game.") from None
+    except ValueError as error:
+        if "digits" in str(error):
+            raise ValidationFailed("The JSON holds a number far too long to be a score.") from None
+        raise ValidationFailed(
+            "The body is not valid JSON; send a JSON object with Content-Type: application/json."
+        ) from None
     if not isinstance(body, dict):
         raise ValidationFailed("The body must be a JSON object.")
     return body
+
+
+class BodyTooLarge(ValidationFailed):
+    """A JSON body over :data:`MAX_JSON_BYTES`."""
+
+    status = 413
 
 
 def bearer_token() -> str | None:
@@ -90,8 +120,11 @@ def put_round(game_id: str, n: int) -> Response | tuple[Response, int]:
     """Replace the scores of round ``n``."""
     game = writable_game(game_id)
     body = json_body()
+    confirm = body.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise ValidationFailed("confirm must be true or false.", "confirm")
     try:
-        service.set_round(game, n, body.get("scores"), body.get("version"))
+        service.set_round(game, n, body.get("scores"), body.get("version"), confirmed=confirm)
     except StaleVersion as stale:
         return stale_response(stale)
     return game_response(game)

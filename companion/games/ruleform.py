@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ..rules import CHOICES as RULE_CHOICES
 from ..rules import DEAL_TABLES, PRESETS
 from ..rules.presets import PRESET_TITLES, RULE_HELP
-from .service import ValidationFailed
+from .service import MAX_SCHEDULE_ROUNDS, ValidationFailed
 
 SET_SIZES = (6, 9, 12, 15, 18)
 
@@ -115,7 +115,7 @@ def form_context() -> dict[str, Any]:
 def _parse_scalar(text: str) -> Any:
     if text in ("true", "false"):
         return text == "true"
-    if re.fullmatch(r"-?\d+", text):
+    if re.fullmatch(r"-?\d{1,9}", text):
         return int(text)
     return text
 
@@ -126,7 +126,7 @@ def parse_hand_table(text: str) -> dict[str, int]:
     for part in re.split(r"[,;\s]+", text.strip()):
         if not part:
             continue
-        match = re.fullmatch(r"(\d+)[:=](\d+)", part)
+        match = re.fullmatch(r"(\d{1,3})[:=](\d{1,4})", part)
         if match is None:
             raise ValidationFailed(
                 "Write the custom deal as players:tiles pairs, e.g. 2:15, 3:15, 4:13.",
@@ -147,7 +147,7 @@ def schedule_value(kind: str, set_max: int, start: str, custom: str) -> Any:
     if kind == "short":
         return list(range(set_max, max(-1, set_max - SHORT_GAME_ROUNDS), -1))
     if kind == "start":
-        if not re.fullmatch(r"\d+", start.strip()):
+        if not re.fullmatch(r"\d{1,3}", start.strip()):
             raise ValidationFailed("Choose the double to start from, e.g. 9.", "rules.schedule")
         first = int(start)
         if first > set_max:
@@ -157,9 +157,14 @@ def schedule_value(kind: str, set_max: int, start: str, custom: str) -> Any:
         return list(range(first, -1, -1))
     if kind == "custom":
         values = [part for part in re.split(r"[,;\s]+", custom.strip()) if part]
-        if not values or not all(re.fullmatch(r"\d+", value) for value in values):
+        if not values or not all(re.fullmatch(r"\d{1,3}", value) for value in values):
             raise ValidationFailed(
                 "List the engine doubles as numbers, e.g. 12 10 8 6.", "rules.schedule"
+            )
+        if len(values) > MAX_SCHEDULE_ROUNDS:
+            raise ValidationFailed(
+                f"A game has at most {MAX_SCHEDULE_ROUNDS} rounds; list fewer engines.",
+                "rules.schedule",
             )
         return [int(value) for value in values]
     raise ValidationFailed("Unknown schedule choice.", "rules.schedule")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 from collections import Counter
@@ -15,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
@@ -30,7 +33,10 @@ from ..rules import (
     max_hand_points,
     schedule,
     score_hand,
+    set_size,
 )
+from ..rules.integrity import HandEntry, Problem, check_round
+from ..storage import storage_trouble
 from .models import Change, Game, Round, utc_now
 
 MIN_PLAYERS = 2
@@ -38,6 +44,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS_BY_SET = {6: 4, 9: 8, 12: 8, 15: 12, 18: 16}
 MAX_NAME_LENGTH = 24
 MAX_MARKERS_UP = 1  # a player has one train, so at most one marker of their own left up
+MAX_SCHEDULE_ROUNDS = 60  # a double-18 game played three times over; anything longer is a mistake
+MAX_DIGITS = 9  # no score, version or rule value needs more; longer text is refused unread
+MAX_LIST_ITEMS = 64  # players, deal-table entries: far more than any table seats
+GAME_ID = re.compile(r"[0-9a-z]{1,16}")
 
 
 class ServiceError(Exception):
@@ -50,9 +60,55 @@ class ServiceError(Exception):
         self.message = message
         self.field = field
 
+    def details(self) -> dict[str, Any]:
+        """Anything more the API's error answer carries besides the message and field."""
+        return {}
+
 
 class ValidationFailed(ServiceError):
     """Bad input: the message says what is wrong and ``field`` names the input."""
+
+
+class RoundRefused(ValidationFailed):
+    """A round the rules would not allow (or a score to confirm first); ``problems`` has all."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        first = problems[0]
+        super().__init__(first.message, first.field)
+        self.problems = problems
+
+    @property
+    def needs_confirmation_only(self) -> bool:
+        """Whether every problem goes away once the players confirm their scores."""
+        return all(problem.needs_confirmation for problem in self.problems)
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "problems": [
+                {
+                    "field": problem.field,
+                    "error": problem.message,
+                    "confirm": problem.needs_confirmation,
+                    **(
+                        {"suggestion": problem.suggestion} if problem.suggestion is not None else {}
+                    ),
+                }
+                for problem in self.problems
+            ]
+        }
+
+
+class StorageTrouble(ValidationFailed):
+    """The database refused a write (a full disk, a read-only file); nothing was saved."""
+
+    status = 503
+
+    def __init__(self, error: BaseException) -> None:
+        trouble = storage_trouble(error)
+        super().__init__(
+            f"{trouble[:1].upper()}{trouble[1:]}: this change was not saved. Keep this page "
+            "open and save again once that is fixed."
+        )
 
 
 class GameNotFound(ServiceError):
@@ -126,23 +182,50 @@ def require_token(game: Game, token: str | None) -> None:
 def parse_whole_number(
     value: Any, field_name: str, *, what: str = "Points", allow_text: bool = False
 ) -> int:
-    """Turn a JSON number (or, from a form, its text) into a whole number, refusing the rest."""
+    """Turn a JSON number (or, from a form, its text) into a whole number, refusing the rest.
+
+    Typed text may use the digits of any script (full-width "１２", Arabic-Indic "٣").
+    """
+    too_big = (
+        f"{what} must be a whole number of at most {MAX_DIGITS} digits; that is far too large."
+    )
     if isinstance(value, bool):
         raise ValidationFailed(f"{what} must be a whole number.", field_name)
     if isinstance(value, int):
+        if abs(value) >= 10**MAX_DIGITS:
+            raise ValidationFailed(too_big, field_name)
         return value
     if isinstance(value, float):
+        if math.isnan(value):
+            raise ValidationFailed(
+                f"{what} must be a whole number; NaN is not a number.", field_name
+            )
+        if math.isinf(value) or abs(value) >= 10**MAX_DIGITS:
+            raise ValidationFailed(too_big, field_name)
         if value.is_integer():
             return int(value)
         raise ValidationFailed(f"{what} must be a whole number, not a fraction.", field_name)
     if isinstance(value, str) and allow_text:
         text = value.strip()
         digits = text.removeprefix("-")
-        if digits.isdigit() and digits.isascii():
+        if digits.isdecimal():
+            if len(digits) > MAX_DIGITS:
+                raise ValidationFailed(too_big, field_name)
             return int(text)
-        if text.replace(".", "", 1).removeprefix("-").isdigit() or "," in text:
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        lowered = text.casefold().lstrip("+-")
+        if lowered in ("nan", "inf", "infinity", "∞"):
+            raise ValidationFailed(
+                f"{what} must be a whole number typed in digits, not {shown!r}.", field_name
+            )
+        if re.fullmatch(r"\d+(\.\d+)?e[+-]?\d+", lowered):
+            raise ValidationFailed(
+                f"{what} must be written out in digits, not as a power of ten ({shown!r}).",
+                field_name,
+            )
+        if text.replace(".", "", 1).removeprefix("-").isdecimal() or "," in text:
             raise ValidationFailed(f"{what} must be a whole number, not a fraction.", field_name)
-        raise ValidationFailed(f"{what} must be a whole number (you typed {text!r}).", field_name)
+        raise ValidationFailed(f"{what} must be a whole number (you typed {shown!r}).", field_name)
     raise ValidationFailed(f"{what} must be a whole number.", field_name)
 
 
@@ -159,6 +242,8 @@ def validate_players(names: Any, set_max: int) -> list[str]:
     """Return cleaned player names in seat order, or raise with the field at fault."""
     if not isinstance(names, Sequence) or isinstance(names, str):
         raise ValidationFailed("Players must be a list of names.", "players")
+    if len(names) > MAX_LIST_ITEMS:
+        raise ValidationFailed(f"A game seats at most {MAX_LIST_ITEMS} players.", "players")
     cleaned: list[str] = []
     seen: dict[str, int] = {}
     for seat, raw in enumerate(names):
@@ -189,6 +274,14 @@ def validate_players(names: Any, set_max: int) -> list[str]:
     return cleaned
 
 
+def rules_error_message(error: RulesError) -> str:
+    """The engine's words about a rules value, for players: without the leading ``rules.key:``
+    (the field says which rule) and with any long value shortened."""
+    text = re.sub(r"^rules\.\w+:\s*", "", str(error))
+    text = re.sub(r"([\"'])([^\"']{12})[^\"']{8,}\1", r"\1\2…\1", text)
+    return text[:1].upper() + text[1:]
+
+
 def rules_error_field(error: RulesError) -> str:
     """Name the rules field a :class:`RulesError` is about (its message starts "rules.key:")."""
     match = re.match(r"rules\.(\w+):", str(error))
@@ -201,10 +294,14 @@ def parse_rules(raw: Any) -> Rules:
         raw = {}
     if not isinstance(raw, Mapping):
         raise ValidationFailed('Rules must be an object such as {"preset": "standard"}.', "rules")
+    for key, limit in (("schedule", MAX_SCHEDULE_ROUNDS), ("hand_size", MAX_LIST_ITEMS)):
+        value = raw.get(key)
+        if isinstance(value, list | Mapping) and len(value) > limit:
+            raise ValidationFailed(f"rules.{key} may list at most {limit} entries.", f"rules.{key}")
     try:
         return Rules.from_json(dict(raw))
     except RulesError as error:
-        raise ValidationFailed(str(error), rules_error_field(error)) from error
+        raise ValidationFailed(rules_error_message(error), rules_error_field(error)) from error
 
 
 @dataclass(frozen=True)
@@ -223,7 +320,7 @@ def check_setup(rules: Rules, players: int) -> Setup:
         dealt = deal(rules, players)
         engines = schedule(rules)
     except RulesError as error:
-        raise ValidationFailed(str(error), rules_error_field(error)) from error
+        raise ValidationFailed(rules_error_message(error), rules_error_field(error)) from error
     if dealt.boneyard < 0:
         raise ValidationFailed(
             f"A double-{rules.set_max} set has too few tiles to deal {dealt.hand_size} each to "
@@ -237,6 +334,11 @@ def parse_tiles(raw: Any, set_max: int, field_name: str) -> list[Tile]:
     """Parse a list of tiles, refusing duplicates and tiles the set does not have."""
     if not isinstance(raw, list):
         raise ValidationFailed("Tiles must be a list such as [[0, 0], [5, 6]].", field_name)
+    if len(raw) > set_size(set_max):
+        raise ValidationFailed(
+            f"A double-{set_max} set has only {set_size(set_max)} tiles; {len(raw)} are listed.",
+            field_name,
+        )
     tiles: list[Tile] = []
     for index, item in enumerate(raw):
         try:
@@ -482,7 +584,17 @@ def game_to_json(view: GameView) -> dict[str, Any]:
 
 def get_game(game_id: str) -> Game:
     """Return the game with this id, or raise 404."""
-    game = db.session.get(Game, game_id)
+    if GAME_ID.fullmatch(game_id) is None:
+        raise GameNotFound("There is no game at this address; check the link.")
+    # One SELECT for the game and its rounds: a single statement reads one snapshot, so the
+    # version (and the ETag built from it) always matches the rounds answered with it.
+    game: Game | None = (
+        db.session.execute(
+            db.select(Game).options(joinedload(Game.rounds)).where(Game.id == game_id)
+        )
+        .unique()
+        .scalar_one_or_none()
+    )
     if game is None:
         raise GameNotFound(f"There is no game {game_id!r}; it may have been deleted.")
     return game
@@ -510,7 +622,11 @@ def create_game(players: Any, raw_rules: Any) -> tuple[Game, str]:
         edit_token_hash=hash_token(token),
     )
     db.session.add(game)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except OperationalError as error:
+        db.session.rollback()
+        raise StorageTrouble(error) from None
     return game, token
 
 
@@ -527,6 +643,9 @@ def _commit(game: Game) -> None:
     except StaleDataError:
         db.session.rollback()
         raise StaleVersion(get_game(game.id)) from None
+    except OperationalError as error:
+        db.session.rollback()
+        raise StorageTrouble(error) from None
 
 
 def _round_row(game: Game, n: int) -> Round | None:
@@ -568,14 +687,63 @@ def parse_round_scores(game: Game, raw_scores: Any) -> dict[str, Any]:
     return scores
 
 
-def set_round(game: Game, n: int, raw_scores: Any, version: Any) -> Game:
-    """Replace the scores of round ``n`` (players left out have no score yet)."""
+def hand_entry(entry: Mapping[str, Any]) -> HandEntry:
+    """A stored (or parsed) score in the rules engine's terms."""
+    tiles = entry.get("tiles")
+    points = entry.get("points")
+    return HandEntry(
+        tiles=tuple(Tile.from_json(pair) for pair in tiles) if tiles is not None else None,
+        points=int(points) if points is not None and tiles is None else None,
+        went_out=bool(entry.get("went_out", False)),
+    )
+
+
+def check_round_scores(
+    game: Game,
+    rules: Rules,
+    n: int,
+    scores: Mapping[str, Any],
+    old: Mapping[str, Any] | None,
+    confirmed: bool | Iterable[str] = False,
+) -> None:
+    """Put a round's entries through the rules engine's :func:`check_round`.
+
+    A typed score that only needs confirming passes when ``confirmed`` is true (or names the
+    player), or when it is the score already on the sheet (confirmed when it was saved).
+    """
+    engine = schedule(rules)[n - 1]
+    entries = {name: hand_entry(entry) for name, entry in scores.items()}
+    agreed = set(game.players) if confirmed is True else set(confirmed or ())
+    problems = [
+        problem
+        for problem in check_round(rules, list(game.players), engine, entries)
+        if not (
+            problem.needs_confirmation
+            and (
+                problem.player in agreed
+                or (old or {}).get(problem.player) == scores.get(problem.player)
+            )
+        )
+    ]
+    if problems:
+        raise RoundRefused(problems)
+
+
+def set_round(
+    game: Game, n: int, raw_scores: Any, version: Any, confirmed: bool | Iterable[str] = False
+) -> Game:
+    """Replace the scores of round ``n`` (players left out have no score yet).
+
+    The round must be one the rules allow (:func:`check_round_scores`); ``confirmed`` accepts
+    typed scores above what a dealt hand could hold.
+    """
     rules = load_rules(game)
     _check_round_number(game, rules, n)
     scores = parse_round_scores(game, raw_scores)
-    _check_version(game, version)
     row = _round_row(game, n)
     old = dict(row.scores) if row else None
+    check_round_scores(game, rules, n, scores, old, confirmed)
+    _check_version(game, version)
     if (old or None) == (scores or None):
         return game
     _store_round(game, n, scores)
@@ -613,6 +781,15 @@ def change_rules(game: Game, raw_rules: Any, version: Any) -> Game:
             "those rounds first.",
             "rules.schedule",
         )
+    engines = schedule(rules)
+    for round_ in sorted(game.rounds, key=lambda row: row.n):
+        entries = {name: hand_entry(entry) for name, entry in round_.scores.items()}
+        for problem in check_round(rules, list(game.players), engines[round_.n - 1], entries):
+            if not problem.needs_confirmation:
+                raise ValidationFailed(
+                    f"With this change round {round_.n} would not add up: {problem.message}",
+                    "rules.schedule",
+                )
     _check_version(game, version)
     new_json = rules.to_json()
     if new_json == game.rules:
@@ -646,6 +823,25 @@ def undo_last(game: Game, version: Any) -> Game:
     return game
 
 
+def round_as_of(game: Game, n: int, version: int) -> dict[str, Any] | None:
+    """The scores of round ``n`` as they stood at ``version`` of the game.
+
+    Every write adds one change to the history and one to the version, so the newest
+    ``game.version - version`` changes are the ones made since; undoing those that touched
+    round ``n`` gives the round as the phone that loaded ``version`` saw it.
+    """
+    row = _round_row(game, n)
+    scores = dict(row.scores) if row else None
+    since = game.version - version
+    if since <= 0:
+        return scores
+    newest = db.session.scalars(game.changes.select().order_by(Change.id.desc()).limit(since))
+    for change in newest:
+        if change.round_n == n and change.kind in ("round", "undo"):
+            scores = dict(change.old) if change.old else None
+    return scores
+
+
 def history(game: Game) -> list[Change]:
     """Return the game's changes, newest first."""
     return list(db.session.scalars(game.changes.select().order_by(Change.id.desc())))
@@ -657,14 +853,29 @@ def delete_game(game: Game) -> None:
     db.session.commit()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A CSV cell a spreadsheet will show as text: one that starts like a formula (``=``,
+    ``+``, ``-``, ``@``, tab, return) gets a leading apostrophe, unless it is a plain number."""
+    if cell.startswith(FORMULA_STARTS) and not re.fullmatch(r"-?\d+", cell):
+        return "'" + cell
+    return cell
+
+
 def scoresheet_rows(view: GameView) -> Iterable[list[str]]:
-    """Yield the scoresheet as CSV rows: one per round, then the totals and ranks."""
-    yield ["round", "engine", "leader", *view.players]
+    """Yield the scoresheet as CSV rows: one per round, then the totals and ranks.
+
+    Player names are made spreadsheet-safe (:func:`spreadsheet_safe`); every other cell is a
+    number or a tile written by the app.
+    """
+    yield ["round", "engine", "leader", *(spreadsheet_safe(name) for name in view.players)]
     for round_ in view.rounds:
         yield [
             str(round_.n),
             f"{round_.engine}-{round_.engine}",
-            round_.leader or "",
+            spreadsheet_safe(round_.leader or ""),
             *(str(round_.points[name]) if name in round_.points else "" for name in view.players),
         ]
     yield ["total", "", "", *(str(view.totals[name]) for name in view.players)]

@@ -166,7 +166,7 @@ def round_form_values(view: GameView, n: int) -> dict[int, dict[str, Any]]:
 def chosen_round(view: GameView) -> int | None:
     """The round the entry form is for: ``?round=n``, else the next one to play."""
     asked = request.args.get("round", "")
-    if asked.isdigit() and 1 <= int(asked) <= len(view.rounds):
+    if asked.isdecimal() and len(asked) <= 3 and 1 <= int(asked) <= len(view.rounds):
         return int(asked)
     return view.next_round.n if view.next_round else None
 
@@ -241,16 +241,21 @@ def editable_game(game_id: str) -> Game:
 def scores_from_form(
     game: Game,
 ) -> tuple[dict[str, Any], dict[str, str], dict[int, dict[str, Any]]]:
-    """Read the round form: raw scores by name, errors by field, and the values to re-show."""
+    """Read the round form: raw scores by name, errors by field, and the values to re-show.
+
+    After a conflict, a player's cell may carry "use mine": then the values that phone had
+    typed (kept in ``mine-...`` fields) are read instead of the boxes showing the sheet's.
+    """
     rules = service.load_rules(game)
     raw_scores: dict[str, Any] = {}
     errors: dict[str, str] = {}
     shown: dict[int, dict[str, Any]] = {}
     for seat, name in enumerate(game.players):
-        typed = request.form.get(f"points-{seat}", "").strip()
-        went_out = request.form.get(f"out-{seat}") is not None
-        marker = request.form.get(f"marker-{seat}") is not None
-        tiles_text = request.form.get(f"tiles-{seat}", "").strip()
+        prefix = "mine-" if request.form.get(f"mine-{seat}") is not None else ""
+        typed = request.form.get(f"{prefix}points-{seat}", "").strip()
+        went_out = request.form.get(f"{prefix}out-{seat}") is not None
+        marker = request.form.get(f"{prefix}marker-{seat}") is not None
+        tiles_text = request.form.get(f"{prefix}tiles-{seat}", "").strip()
         shown[seat] = {"points": typed, "out": went_out, "marker": marker, "tiles": tiles_text}
         entry: dict[str, Any] = {}
         try:
@@ -273,23 +278,118 @@ def scores_from_form(
     return raw_scores, errors, shown
 
 
+def cell_key(values: dict[str, Any]) -> tuple[str, bool, bool, str]:
+    """What a round form's cell for one player says, in a form that compares fairly."""
+    out = bool(values.get("out"))
+    typed = str(values.get("points", "")).strip()
+    points = "" if out else str(int(typed)) if typed.isdigit() and typed.isascii() else typed
+    tiles = "" if out or points else " ".join(str(values.get("tiles", "")).split())
+    return points, out, bool(values.get("marker")), tiles
+
+
+def cell_words(values: dict[str, Any]) -> str:
+    """A player's cell in words: "6", "went out", "tiles 3-4 5-5", "nothing"."""
+    points, out, marker, tiles = cell_key(values)
+    if out:
+        words = "went out"
+    elif points:
+        words = points
+    elif tiles:
+        words = f"tiles {tiles}"
+    else:
+        words = "nothing"
+    return f"{words} with a marker left up" if marker else words
+
+
+def merge_stale_round(
+    game: Game, n: int, mine: dict[int, dict[str, Any]]
+) -> tuple[dict[int, dict[str, Any]], str]:
+    """The round form to show a phone whose save came too late.
+
+    Each cell another phone changed since this phone loaded the game, and that this phone
+    typed differently, shows the sheet's value with this phone's beside it (``conflict``);
+    every other cell keeps what this phone typed. Nothing is saved until it sends again.
+    """
+    view = service.view_game(game)
+    now = round_form_values(view, n)
+    base_version = service.parse_version(request.form.get("version"))
+    base_scores = service.round_as_of(game, n, base_version) or {}
+    merged: dict[int, dict[str, Any]] = {}
+    conflicts = 0
+    for seat, name in enumerate(game.players):
+        before = entry_form_values(base_scores.get(name, {}))
+        changed_there = cell_key(now[seat]) != cell_key(before)
+        if changed_there and cell_key(mine[seat]) != cell_key(now[seat]):
+            conflicts += 1
+            merged[seat] = {
+                **now[seat],
+                "conflict": {
+                    "sheet": cell_words(now[seat]),
+                    "mine": cell_words(mine[seat]),
+                    "values": mine[seat],
+                },
+            }
+        else:
+            merged[seat] = mine[seat]
+    if conflicts:
+        message = (
+            f"Round {n} was changed on another phone while you were typing; nothing was saved "
+            "yet. Each score changed there shows both values: the sheet's is kept unless you "
+            "choose yours. Check them, then save again."
+        )
+    else:
+        message = (
+            "This game was changed on another phone since you loaded it (not the scores you "
+            f"typed for round {n}); nothing was saved yet. Check the sheet, then save again."
+        )
+    return merged, message
+
+
+def round_problem_errors(
+    game: Game, refused: service.RoundRefused, shown: dict[int, dict[str, Any]]
+) -> dict[str, str]:
+    """Put each of a refused round's problems next to the player it is about; a typed score
+    that only needs confirming gets a "that is right" box in the re-shown form."""
+    errors: dict[str, str] = {}
+    seats = {name: seat for seat, name in enumerate(game.players)}
+    for problem in refused.problems:
+        seat = seats[problem.player]
+        key = f"player-{seat}"
+        errors[key] = f"{errors[key]} {problem.message}" if key in errors else problem.message
+        if problem.needs_confirmation:
+            shown[seat]["confirm"] = True
+    if refused.needs_confirmation_only:
+        errors["form"] = "Check the marked score before saving; nothing was saved yet."
+    else:
+        errors["form"] = "This round can't be saved as it is; nothing was saved."
+    return errors
+
+
 @bp.post("/<game_id>/rounds/<int:n>")
 def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
     """Save the scores typed, tapped or picked for round ``n``."""
     game = editable_game(game_id)
     raw_scores, errors, shown = scores_from_form(game)
     if not errors:
+        confirmed = [
+            name
+            for seat, name in enumerate(game.players)
+            if request.form.get(f"confirm-{seat}") is not None
+        ]
         try:
-            service.set_round(game, n, raw_scores, request.form.get("version"))
+            service.set_round(game, n, raw_scores, request.form.get("version"), confirmed=confirmed)
         except StaleVersion as stale:
+            merged, message = merge_stale_round(stale.game, n, shown)
             return render_sheet(
                 stale.game,
                 editable=True,
                 form_round=n,
-                form_values=shown,
-                errors={"form": stale.message},
+                form_values=merged,
+                errors={"form": message},
                 status=409,
             )
+        except service.RoundRefused as refused:
+            errors = round_problem_errors(game, refused, shown)
         except ValidationFailed as error:
             errors = {"form": error.message}
     if errors:

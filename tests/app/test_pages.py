@@ -235,8 +235,12 @@ def test_stale_form_from_a_second_phone_is_refused_and_kept(
     )
     assert response.status_code == 409
     page = response.get_data(as_text=True)
-    assert "changed on another device" in page
-    assert 'value="40"' in page and 'value="9"' in page
+    assert "changed on another phone" in page and "nothing was saved" in page
+    # Ann's cell changed there: the sheet's 5 is in the box, this phone's 40 beside it.
+    assert "On the sheet now: 5 — yours: 40." in page
+    assert 'name="mine-points-0" value="40"' in page
+    assert 'id="points-0" name="points-0"' in page and 'value="5"' in page
+    assert 'value="9"' in page  # Bob's cell changed nowhere else: kept as typed
     assert 'name="version" value="2"' in page
     assert games.get(created["id"])["totals"]["Ann"] == 5
 
@@ -547,3 +551,56 @@ def test_folded_house_rules_open_when_one_is_wrong(client: FlaskClient) -> None:
     )
     assert response.status_code == 400
     assert '<details class="rules-details" open>' in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("form", "ann", "bob"),
+    [
+        ({}, 5, 9),  # nothing chosen: the sheet's value stays
+        ({"mine-0": "on"}, 40, 9),  # this phone picks its own value for that cell
+    ],
+)
+def test_a_conflict_is_resolved_cell_by_cell(
+    client: FlaskClient, games: GameActions, form: dict[str, str], ann: int, bob: int
+) -> None:
+    created = owned_game(games)
+    games.put_round(created, 1, {"Ann": {"points": 5}}, version=1)
+    url = f"/games/{created['id']}/rounds/1"
+    stale = client.post(url, data={"version": "1", "points-0": "40", "points-1": "9"})
+    assert stale.status_code == 409
+    # What the re-shown form sends back: the sheet's value in the box, this phone's kept aside.
+    resend = {"version": "2", "points-0": "5", "points-1": "9", "mine-points-0": "40", **form}
+    assert client.post(url, data=resend).status_code == 302
+    assert games.get(created["id"])["totals"] == {"Ann": ann, "Bob": bob, "Cy": 0}
+
+
+def test_a_change_elsewhere_in_the_game_is_no_conflict_in_this_round(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = owned_game(games)
+    games.put_round(created, 2, {"Ann": {"points": 5}}, version=1)
+    response = client.post(
+        f"/games/{created['id']}/rounds/1", data={"version": "1", "points-0": "7"}
+    )
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "not the scores you typed for round 1" in page
+    assert "On the sheet now" not in page
+    assert 'value="7"' in page
+
+
+def test_round_as_of_walks_back_through_the_history(app: Any, games: GameActions) -> None:
+    created = games.create(PLAYERS)
+    games.put_round(created, 1, {"Ann": {"points": 5}}, version=1)
+    games.put_round(created, 2, {"Bob": {"points": 6}}, version=2)
+    games.put_round(created, 1, {"Ann": {"points": 7}}, version=3)
+    with app.app_context():
+        from companion.games import service
+
+        game = service.get_game(created["id"])
+        assert service.round_as_of(game, 1, 1) is None
+        assert service.round_as_of(game, 1, 2) == {
+            "Ann": {"points": 5, "went_out": False, "markers_up": 0}
+        }
+        assert service.round_as_of(game, 1, 3) == service.round_as_of(game, 1, 2)
+        assert service.round_as_of(game, 1, 4)["Ann"]["points"] == 7  # type: ignore[index]

@@ -63,6 +63,26 @@ def open_scoresheet_with_errors(page: Page, game: dict[str, Any]) -> None:
     expect(page.get_by_label("Points for Ann")).to_have_attribute("aria-invalid", "true")
 
 
+def open_scoresheet_asking_to_confirm(page: Page, game: dict[str, Any]) -> None:
+    page.goto(game["edit_url"])
+    page.get_by_label("Points for Ann").fill("999")
+    page.get_by_role("button", name="Save round 4").click()
+    expect(page.get_by_label("Yes, 999 is right for Ann")).to_be_visible()
+
+
+def open_scoresheet_with_a_conflict(page: Page, game: dict[str, Any]) -> None:
+    created = page.request.post("/api/games", data={"players": PLAYERS, "rules": {}}).json()
+    page.goto(created["edit_url"])
+    page.request.put(
+        f"/api/games/{created['id']}/rounds/1",
+        data={"scores": {"Ann": {"points": 6}}, "version": 1},
+        headers={"Authorization": f"Bearer {created['edit_token']}"},
+    )
+    page.get_by_label("Points for Ann").fill("5")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_label("Use mine (5) instead")).to_be_visible()
+
+
 def open_share_view(page: Page, game: dict[str, Any]) -> None:
     page.goto(game["view_url"])
     expect(page.get_by_text("Read-only view")).to_be_visible()
@@ -90,6 +110,8 @@ PAGES: dict[str, Callable[[Page, dict[str, Any]], None]] = {
     "new game with errors": open_new_game_with_errors,
     "scoresheet": open_scoresheet,
     "scoresheet with errors": open_scoresheet_with_errors,
+    "scoresheet asking to confirm": open_scoresheet_asking_to_confirm,
+    "scoresheet with a conflict": open_scoresheet_with_a_conflict,
     "share view": open_share_view,
     "tile picker": open_tile_picker,
     "house rules": open_house_rules,

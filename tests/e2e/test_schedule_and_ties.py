@@ -52,17 +52,22 @@ def test_a_tied_game_names_every_winner_on_both_phones(
         table_api.put_round(
             created,
             n,
-            {"Ann": {"points": 5}, "Bob": {"points": 5}, "Cy": {"points": 0, "went_out": True}},
+            {
+                "Ann": {"points": 10 if n == 1 else 5},
+                "Bob": {"points": 5},
+                "Cy": {"points": 0, "went_out": True},
+            },
         )
     viewer = new_context().new_page()
     viewer.goto(created["view_url"])
     page.goto(created["edit_url"])
 
-    # Last round: Cy's 0s are undone by one big hand, leaving Ann and Bob level at the bottom.
-    last_total = 5 * (rounds - 1)
+    # Last round: Ann goes out and Bob keeps 5, leaving them level at the bottom; Cy's 0s are
+    # undone by one big hand.
+    last_total = 5 * rounds
     cy_last = last_total + 10
     page.get_by_role("group", name="Ann").get_by_label("Went out").check()
-    page.get_by_role("group", name="Bob").get_by_label("Went out").check()
+    page.get_by_label("Points for Bob").fill("5")
     page.get_by_label("Points for Cy").fill(str(cy_last))
     page.get_by_role("button", name=f"Save round {rounds}").click()
 

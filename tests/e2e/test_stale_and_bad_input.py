@@ -10,7 +10,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from .helpers import TableApi, points_box, totals_row
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-STALE_MESSAGE = re.compile("changed on another device.*nothing was saved", re.IGNORECASE)
+STALE_MESSAGE = re.compile("changed on another phone.*nothing was saved", re.IGNORECASE)
 
 
 def type_round(page: Page, scores: list[int]) -> None:
@@ -19,10 +19,11 @@ def type_round(page: Page, scores: list[int]) -> None:
         points_box(page, name).fill(str(score))
 
 
-def test_a_stale_form_from_a_second_phone_is_refused_and_keeps_what_was_typed(
+def test_a_stale_form_from_a_second_phone_shows_both_values_and_loses_nothing(
     page: Page, new_context: Callable[[], BrowserContext], table_api: TableApi
 ) -> None:
-    """Both phones open round 1; the slower one is told, keeps its numbers, and can resend."""
+    """Both phones open round 1; the slower one sees each clashing cell with both values, the
+    sheet's value kept unless it picks its own, and nothing either phone typed is lost."""
     created = table_api.create_game(PLAYERS)
     page.goto(created["edit_url"])
     page.get_by_text("Let another phone enter scores").click()
@@ -35,7 +36,7 @@ def test_a_stale_form_from_a_second_phone_is_refused_and_keeps_what_was_typed(
     second.goto(edit_url)
     expect(second.get_by_role("button", name="Save round 1")).to_be_visible()
 
-    first_scores, second_scores = [10, 20, 30, 40], [11, 0, 31, 41]
+    first_scores, second_scores = [10, 20, 30, 40], [11, 20, 31, 40]
     type_round(page, first_scores)
     page.get_by_role("button", name="Save round 1").click()
     expect(totals_row(page)).to_have_text([str(s) for s in first_scores])
@@ -49,18 +50,24 @@ def test_a_stale_form_from_a_second_phone_is_refused_and_keeps_what_was_typed(
         second.get_by_role("button", name="Save round 1").click()
     assert answer.value.status == 409
     expect(second.get_by_role("alert")).to_have_text(STALE_MESSAGE)
-    # Nothing the second phone typed is lost, and nothing the first phone saved is overwritten.
-    for name, score in zip(PLAYERS, second_scores, strict=True):
-        expect(points_box(second, name)).to_have_value(str(score))
+    # Ann's and Cy's cells clash: each shows both values, the sheet's in the box.
+    for name, sheet, mine in (("Ann", 10, 11), ("Cy", 30, 31)):
+        group = second.get_by_role("group", name=name)
+        expect(group).to_contain_text(f"On the sheet now: {sheet} — yours: {mine}.")
+        expect(points_box(second, name)).to_have_value(str(sheet))
+    for name in ("Bob", "Dee"):
+        expect(second.get_by_role("group", name=name)).not_to_contain_text("On the sheet now")
     expect(totals_row(second)).to_have_text([str(s) for s in first_scores])
     assert [s["points"] for s in table_api.game(created["id"])["rounds"][0]["scores"].values()] == (
         first_scores
     )
 
-    # Having seen the current scores, the second phone sends its numbers again on purpose.
+    # The second phone keeps its own value for Ann only; Cy keeps the sheet's.
+    second.get_by_role("group", name="Ann").get_by_label("Use mine (11) instead").check()
     second.get_by_role("button", name="Save round 1").click()
-    expect(totals_row(second)).to_have_text([str(s) for s in second_scores])
-    expect(totals_row(page)).to_have_text([str(s) for s in second_scores], timeout=2000)
+    expected = [11, 20, 30, 40]
+    expect(totals_row(second)).to_have_text([str(s) for s in expected])
+    expect(totals_row(page)).to_have_text([str(s) for s in expected], timeout=2000)
 
 
 def test_bad_points_get_a_message_next_to_each_field_and_nothing_is_saved(

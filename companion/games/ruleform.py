@@ -112,7 +112,8 @@ def form_context() -> dict[str, Any]:
     }
 
 
-def _parse_scalar(text: str) -> Any:
+def parse_token(text: str) -> Any:
+    """Turn the string a form carries back into a rule value (the inverse of value_token)."""
     if text in ("true", "false"):
         return text == "true"
     if re.fullmatch(r"-?\d{1,9}", text):
@@ -175,11 +176,11 @@ def rules_from_form(form: MultiDict[str, str]) -> dict[str, Any]:
     raw: dict[str, Any] = {"preset": form.get("preset", "standard") or "standard"}
     set_max_text = form.get("rule-set_max", "")
     if set_max_text:
-        raw["set_max"] = _parse_scalar(set_max_text)
+        raw["set_max"] = parse_token(set_max_text)
     for field in rule_fields():
         text = form.get(f"rule-{field.key}", "").strip()
         if text:
-            raw[field.key] = _parse_scalar(text)
+            raw[field.key] = parse_token(text)
     hand = form.get("rule-hand_size", "")
     if hand == "custom":
         raw["hand_size"] = parse_hand_table(form.get("hand_size_custom", ""))

@@ -3,7 +3,6 @@ one, keep a ruling with the game, and read the tiles in dispute from a photo."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,7 @@ from .. import photos
 from ..extensions import db
 from ..games import access, service
 from ..games.models import Game
+from ..games.ruleform import parse_token, value_token
 from ..photo_overlay import Overlay
 from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
 from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
@@ -77,20 +77,6 @@ class Table:
         return url_for(f"referee.{endpoint_suffix}", **params, **values)
 
 
-def _value_token(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _parse_token(text: str) -> Any:
-    if text in ("true", "false"):
-        return text == "true"
-    if re.fullmatch(r"-?\d{1,3}", text):
-        return int(text)
-    return text
-
-
 def change_choices(rules: Rules) -> list[tuple[str, list[tuple[str, str]]]]:
     """One changed value to re-ask under: (rule name, [(token, value in words), ...])."""
     groups = []
@@ -99,7 +85,7 @@ def change_choices(rules: Rules) -> list[tuple[str, list[tuple[str, str]]]]:
             continue
         current = getattr(rules, key)
         options = [
-            (f"{key}={_value_token(value)}", value_words(key, value))
+            (f"{key}={value_token(value)}", value_words(key, value))
             for value in values
             if not (value == current and type(value) is type(current))
         ]
@@ -123,7 +109,7 @@ def _rules_for(base: Rules, base_preset: str, book: str, change: str) -> tuple[R
         if key not in CHOICES or CHOICES[key] is None or key == "set_max":
             raise PositionError("change", "Choose one of the rule changes listed.")
         try:
-            rules = rules.replace(**{key: _parse_token(token)})
+            rules = rules.replace(**{key: parse_token(token)})
         except RulesError:
             raise PositionError("change", "Choose one of the rule changes listed.") from None
     return rules, preset

@@ -182,8 +182,12 @@ def decode(
     image_size: tuple[int, int],
     min_score: float = MIN_SCORE,
     edge_tolerance: float = EDGE_TOLERANCE,
+    cut: list[FoundTile] | None = None,
 ) -> list[FoundTile]:
     """Network output (1, 9, h, w) -> faces in the photo's pixels, best first.
+
+    Faces cut by the frame are dropped, or with ``cut``, added to it (clipped to the photo,
+    best first) for the app to point at.
 
     Peaks are local maxima of the heatmap over 3x3 cells above ``min_score``. A face reaching
     past the photo's edge by more than ``edge_tolerance`` of its short side is cut by the frame
@@ -213,6 +217,11 @@ def decode(
         FoundTile(corners=quads[index], score=float(heat[ys[index], xs[index]]))
         for index in np.flatnonzero(kept)
     ]
+    if cut is not None:
+        cut.extend(
+            FoundTile(corners=quads[index], score=float(heat[ys[index], xs[index]]))
+            for index in np.flatnonzero(~kept)
+        )
     return _suppress_overlaps(found)
 
 
@@ -254,7 +263,7 @@ def within_photo(
     quads: NDArray[np.float32], width: int, height: int, tolerance: float
 ) -> NDArray[np.bool_]:
     """Which of the (N, 4, 2) quads reach out of the photo by at most ``tolerance`` of their
-    short side (the rest are cut by the frame); the kept ones are clipped to it in place."""
+    short side (the rest are cut by the frame); all are clipped to the photo in place."""
     short_side = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).min(axis=1)
     overshoot = np.maximum.reduce(
         [
@@ -462,8 +471,14 @@ class TileFinder:
         then the second look runs one crop at a time."""
         self.second_look = second_look
 
-    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
-        """Every face-up tile in the photo, best first.
+    def find(
+        self,
+        image_bgr: NDArray[np.uint8],
+        min_score: float = MIN_SCORE,
+        cut: list[FoundTile] | None = None,
+    ) -> list[FoundTile]:
+        """Every face-up tile in the photo, best first. With ``cut``, the faces the first look
+        found cut by the photo's edge are added to it (clipped to the photo).
 
         A photo in which nothing is found is looked at once more with a plain border around
         it: a tile photographed so close that it fills the frame then looks like a tile on a
@@ -472,7 +487,7 @@ class TileFinder:
         With ``second_look`` (the default), each face is then outlined and scored again on a
         zoomed crop of the photo (SECOND_LOOK_ZOOM).
         """
-        found = self._find(image_bgr, min_score)
+        found = self._find(image_bgr, min_score, cut=cut)
         if not found:
             framed, pad = with_border(image_bgr)
             height, width = image_bgr.shape[:2]
@@ -527,12 +542,16 @@ class TileFinder:
         ]
 
     def _find(
-        self, image_bgr: NDArray[np.uint8], min_score: float, long_side: int = INPUT_LONG_SIDE
+        self,
+        image_bgr: NDArray[np.uint8],
+        min_score: float,
+        long_side: int = INPUT_LONG_SIDE,
+        cut: list[FoundTile] | None = None,
     ) -> list[FoundTile]:
         tensor, scale = preprocess(image_bgr, long_side)
         (output,) = self._session.run(None, {self._input: tensor})
         height, width = image_bgr.shape[:2]
-        return decode(np.asarray(output, np.float32), scale, (width, height), min_score)
+        return decode(np.asarray(output, np.float32), scale, (width, height), min_score, cut=cut)
 
 
 class PooledFinders:

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
-from vision.finder import COVERED_LIMIT, same_place_suppressed
+from vision.finder import COVERED_LIMIT, FoundTile, TileFinder, same_place_suppressed
 from vision.rectify import rectify_tiles
 from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
@@ -39,7 +39,8 @@ catches false finds the other misses. Chosen on held-out rendered scenes by
 HINT_BELIEF = 0.1
 """An outline believed less than MIN_TILE_BELIEF but at least this, lying where no counted
 tile is, is reported as a hint: a shape the player may want to look at (a tile the pipeline
-was too unsure of, or a face-down one). Set beforehand, not tuned."""
+was too unsure of, or a face-down one); so is a face the finder saw cut by the photo's edge.
+Set beforehand, not tuned."""
 MAX_HINTS = 5
 
 TILE_SHAPE = (1.6, 2.4)
@@ -160,23 +161,33 @@ class HandReader:
         """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        found = self.tile_finder.find(photo.pixels)
+        finder = self.tile_finder
+        cut: list[FoundTile] = []
+        if isinstance(finder, TileFinder):
+            found: Sequence[FoundTileLike] = finder.find(photo.pixels, cut=cut)
+        else:
+            found = finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
-        hints: list[tuple[tuple[int, int], ...]] = []
+        quads = [tile.corners for tile in found]
+        belief: list[float] = []
+        kept: list[int] = []
         if found:
-            quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
             belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
             kept = believed_outlines(belief, quads)
             for index in kept:
                 tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
-            for index in doubted_outlines(belief, quads, kept):
-                hints.append(
-                    _photo_corners(quads[index], 1.0 / photo.scale, photo.width, photo.height)
-                )
+        # Faces cut by the photo's edge are hints too, after every doubted outline.
+        outlines = [*quads, *(face.corners for face in cut)]
+        doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
+        hints = [
+            _photo_corners(outlines[index], 1.0 / photo.scale, photo.width, photo.height)
+            for index in doubted
+        ]
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
+            hints = [] if tiles else hints
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return HandReading(
             width=photo.width,

@@ -435,6 +435,12 @@
           (firstBox || picker).focus();
         });
       });
+      /* Once the tiles are saved the photo is no longer needed in this tab. */
+      tileForm.addEventListener("submit", function (event) {
+        if (!figure || (event.submitter && event.submitter.classList.contains("photo-read"))) return;
+        try { window.sessionStorage.removeItem(PHOTO_BACK_PREFIX + figure.dataset.photoKey); }
+        catch (error) { /* nothing kept */ }
+      });
       chipList.tabIndex = -1;
       render();
       syncBoxes();

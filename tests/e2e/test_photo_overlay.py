@@ -119,6 +119,8 @@ def test_outlines_and_chips_fix_remove_add_and_save(page: Page, table_api: Table
     page.get_by_role("group", name="First half").get_by_role(
         "button", name=str(new_half), exact=True
     ).click()
+    results = Axe().run(page)  # with the number pads open
+    assert results.violations_count == 0, results.generate_report()
     page.get_by_role("button", name="Done").click()
     expect(page.locator("#photo-chips .chip-label").first).to_have_text(fixed)
     expect(outlines.first).to_have_text(re.compile(rf"^1: {fixed}"))
@@ -142,6 +144,10 @@ def test_outlines_and_chips_fix_remove_add_and_save(page: Page, table_api: Table
 
     page.get_by_role("button", name="Save Ann's tiles").click()
     expect_saved(page, table_api, created, wanted)
+    kept_photos = page.evaluate(
+        "Object.keys(sessionStorage).filter(k => k.startsWith('photo-back:'))"
+    )
+    assert kept_photos == [], "the photo is dropped from the tab once the tiles are saved"
 
 
 def test_the_same_by_keyboard_alone(page: Page, table_api: TableApi) -> None:

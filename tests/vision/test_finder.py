@@ -118,6 +118,13 @@ def test_decode_drops_a_face_cut_by_the_photo_edge_and_weak_peaks() -> None:
     cut = _rectangle(20, 150, 100, 50, 0.0)  # reaches x = -30
     maps = _maps_for([inside, cut], 512, 384)
     assert len(decode(maps, 1.0, (512, 384))) == 1
+    # Asked for, the face cut by the edge comes back apart, clipped to the photo.
+    edge: list[FoundTile] = []
+    (kept,) = decode(maps, 1.0, (512, 384), cut=edge)
+    assert outline_iou(kept.corners, inside) > 0.97
+    (seen,) = edge
+    assert seen.corners[:, 0].min() == 0.0
+    assert seen.corners[:, 0].max() == pytest.approx(70, abs=1)
     maps[0, HEATMAP] *= 0.2
     assert decode(maps, 1.0, (512, 384)) == []
 

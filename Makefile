@@ -39,7 +39,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_rules.py
 	$(BIN)/python benchmarks/bench_api.py
+	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_vision.py
+	$(BIN)/python benchmarks/bench_upload.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.
 simulate: $(STAMP)

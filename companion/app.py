@@ -114,10 +114,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api import bp as api_bp
     from .games import bp as games_bp
     from .home import bp as home_bp
+    from .referee import bp as referee_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(referee_bp)
     # The API authenticates with a Bearer token in a header, never with the session cookie,
     # so a forged cross-site request carries no credentials: CSRF protection adds nothing.
     csrf.exempt(api_bp)

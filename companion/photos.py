@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from flask import current_app
 
+from .photo_overlay import Overlay, ReadTile, build_overlay
 from .rules import Rules, Tile, score_hand
 
 if TYPE_CHECKING:
@@ -106,8 +107,28 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     return reader
 
 
-def read_photo(data: bytes, set_max: int | None = None) -> list[tuple[Tile, float]]:
-    """Read the face-up tiles in a photo as (tile, confidence) pairs, in reading order.
+@dataclass(frozen=True)
+class PhotoReading:
+    """Everything read from one photo, in the pixels of the photo decoded (EXIF-upright)."""
+
+    width: int
+    height: int
+    tiles: tuple[ReadTile, ...]
+    hints: tuple[tuple[tuple[int, int], ...], ...]
+    """Outlines of tile-like shapes seen but not counted."""
+
+    @property
+    def found(self) -> list[tuple[Tile, float]]:
+        """The tiles as (tile, confidence) pairs."""
+        return [(Tile(tile.high, tile.low), tile.confidence) for tile in self.tiles]
+
+    def overlay(self, rules: Rules) -> Overlay:
+        """The reading drawn over the photo and listed as chips (companion.photo_overlay)."""
+        return build_overlay((self.width, self.height), self.tiles, self.hints, rules, CHECK_BELOW)
+
+
+def read_photo(data: bytes, set_max: int | None = None) -> PhotoReading:
+    """Read the face-up tiles in a photo, with their outlines and the photo's upright size.
 
     ``set_max`` is the game's set (12 for double-12): no half is read above it.
     """
@@ -127,7 +148,15 @@ def read_photo(data: bytes, set_max: int | None = None) -> list[tuple[Tile, floa
         reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
     except PhotoError as error:
         raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
-    return [(Tile(*tile.pips), tile.confidence) for tile in reading.tiles]
+    return PhotoReading(
+        width=reading.width,
+        height=reading.height,
+        tiles=tuple(
+            ReadTile(tile.pips[0], tile.pips[1], tile.confidence, tile.corners)
+            for tile in reading.tiles
+        ),
+        hints=reading.hints,
+    )
 
 
 def tiles_for_picker(read: list[tuple[Tile, float]], rules: Rules) -> PhotoTiles:

@@ -11,8 +11,9 @@ from jinja2.bccache import Bucket
 
 from .chart import COLOURS, DASHES, cumulative_chart
 from .games.history import describe, entry_summary
-from .games.ruleform import RuleField, rule_help, rule_title, value_label, value_words
+from .games.ruleform import RuleField, form_value_words, rule_help, rule_title, value_label
 from .qr import qr_svg
+from .rules.describe import preset_label, rules_summary, value_words
 
 
 def short_time(moment: datetime | None) -> str:
@@ -72,8 +73,11 @@ def init_app(app: Flask) -> None:
         rule_help=rule_help,
         rule_title=rule_title,
         value_label=value_label,
-        value_words=value_words(),
+        form_value_words=form_value_words(),
         rules_open=rules_open,
         describe_change=describe,
         entry_summary=entry_summary,
+        rules_summary=rules_summary,
+        rules_label=preset_label,
+        rule_value_words=value_words,
     )

@@ -86,15 +86,16 @@ def decode_photo(
                         image.draft("RGB", (math.ceil(target[0]), math.ceil(target[1])))
                 image.load()
                 loaded_size = image.size
-                upright = ImageOps.exif_transpose(image)
-                if upright.size != loaded_size and upright.size == loaded_size[::-1]:
+                # Turned in place: no copy of the pixels when the photo is already upright.
+                ImageOps.exif_transpose(image, in_place=True)
+                if image.size != loaded_size and image.size == loaded_size[::-1]:
                     width, height = height, width
-                rgb = upright.convert("RGB")
+                rgb = image if image.mode == "RGB" else image.convert("RGB")
+                array = np.asarray(rgb, dtype=np.uint8)
         except Image.DecompressionBombError:
             raise PhotoError(_too_large_message((width, height), max_pixels)) from None
         except (OSError, ValueError, SyntaxError, EOFError) as exc:
             raise PhotoError(f"the image is truncated or corrupt ({_plain(exc)})") from None
-    array = np.asarray(rgb, dtype=np.uint8)
     if array.ndim != 3 or array.shape[0] == 0 or array.shape[1] == 0:
         raise PhotoError("the image has no pixels")
     pixels = np.ascontiguousarray(cv2.cvtColor(array, cv2.COLOR_RGB2BGR), dtype=np.uint8)

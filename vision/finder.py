@@ -167,14 +167,27 @@ def shrink(image: NDArray[np.uint8], width: int, height: int) -> NDArray[np.uint
     return np.asarray(cv2.resize(image, (width, height), interpolation=interpolation), np.uint8)
 
 
+def pad_to(tensor: NDArray[np.float32], rows: int, cols: int) -> NDArray[np.float32]:
+    """A (3, h, w) network input grown to (3, rows, cols) by repeating its last row and
+    column, as preprocess pads."""
+    grow_rows, grow_cols = rows - tensor.shape[1], cols - tensor.shape[2]
+    if grow_rows == 0 and grow_cols == 0:
+        return tensor
+    return np.pad(tensor, ((0, 0), (0, grow_rows), (0, grow_cols)), mode="edge")
+
+
 def decode(
     output: NDArray[np.float32],
     scale: float,
     image_size: tuple[int, int],
     min_score: float = MIN_SCORE,
     edge_tolerance: float = EDGE_TOLERANCE,
+    cut: list[FoundTile] | None = None,
 ) -> list[FoundTile]:
     """Network output (1, 9, h, w) -> faces in the photo's pixels, best first.
+
+    Faces cut by the frame are dropped, or with ``cut``, added to it (clipped to the photo,
+    best first) for the app to point at.
 
     Peaks are local maxima of the heatmap over 3x3 cells above ``min_score``. A face reaching
     past the photo's edge by more than ``edge_tolerance`` of its short side is cut by the frame
@@ -186,19 +199,86 @@ def decode(
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs], kind="stable")
+    ys, xs = ys[order], xs[order]
     width, height = image_size
     to_photo = STRIDE / scale
-    found: list[FoundTile] = []
-    for index in order:
-        y, x = int(ys[index]), int(xs[index])
-        centre = np.array([x + maps[OFFSET_X, y, x], y + maps[OFFSET_Y, y, x]], np.float64)
-        along = decode_axes(maps[ALONG, y, x])
-        across = decode_axes(maps[ACROSS, y, x])
-        quad = parallelogram(centre * to_photo, along * to_photo, across * to_photo)
-        kept = _within_photo(quad, width, height, edge_tolerance)
-        if kept is not None:
-            found.append(FoundTile(corners=kept, score=float(heat[y, x])))
+    centres = np.stack(
+        [
+            xs.astype(np.float32) + maps[OFFSET_X, ys, xs],
+            ys.astype(np.float32) + maps[OFFSET_Y, ys, xs],
+        ],
+        axis=-1,
+    ).astype(np.float64)
+    along = decode_axes(maps[ALONG][:, ys, xs].T)
+    across = decode_axes(maps[ACROSS][:, ys, xs].T)
+    quads = parallelograms(centres * to_photo, along * to_photo, across * to_photo)
+    kept = within_photo(quads, width, height, edge_tolerance)
+    found = [
+        FoundTile(corners=quads[index], score=float(heat[ys[index], xs[index]]))
+        for index in np.flatnonzero(kept)
+    ]
+    if cut is not None:
+        cut.extend(
+            FoundTile(corners=quads[index], score=float(heat[ys[index], xs[index]]))
+            for index in np.flatnonzero(~kept)
+        )
     return _suppress_overlaps(found)
+
+
+def parallelograms(
+    centres: NDArray[np.float64], along: NDArray[np.float64], across: NDArray[np.float64]
+) -> NDArray[np.float32]:
+    """(N, 4, 2) outlines centre +/- along +/- across, each ordered as ``parallelogram``
+    orders one (vision.tiles.order_corners), computed for all N at once."""
+    corners = np.stack(
+        [
+            centres - along - across,
+            centres + along - across,
+            centres + along + across,
+            centres - along + across,
+        ],
+        axis=1,
+    ).astype(np.float32)
+    return ordered_corners(corners)
+
+
+def ordered_corners(quads: NDArray[np.float32]) -> NDArray[np.float32]:
+    """vision.tiles.order_corners for (N, 4, 2) quads at once: clockwise on screen from the
+    top-left corner, first edge long."""
+    points = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    rows = np.arange(len(points))[:, None]
+    centre = points.mean(axis=1, keepdims=True)
+    angles = np.arctan2(points[..., 1] - centre[..., 1], points[..., 0] - centre[..., 0])
+    clockwise = points[rows, np.argsort(angles, axis=1)]
+    start = np.argmin(clockwise[..., 0] + clockwise[..., 1], axis=1)
+    clockwise = clockwise[rows, (np.arange(4)[None, :] + start[:, None]) % 4]
+    steps = (clockwise[:, [1, 2, 3, 0]] - clockwise).astype(np.float64)
+    edges = np.sqrt((steps * steps).sum(axis=2))
+    turn = (edges[:, 0] + edges[:, 2]) < (edges[:, 1] + edges[:, 3])
+    clockwise = clockwise[rows, (np.arange(4)[None, :] + turn[:, None]) % 4]
+    return np.ascontiguousarray(clockwise, dtype=np.float32)
+
+
+def within_photo(
+    quads: NDArray[np.float32], width: int, height: int, tolerance: float
+) -> NDArray[np.bool_]:
+    """Which of the (N, 4, 2) quads reach out of the photo by at most ``tolerance`` of their
+    short side (the rest are cut by the frame); all are clipped to the photo in place."""
+    short_side = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).min(axis=1)
+    overshoot = np.maximum.reduce(
+        [
+            -quads[..., 0].min(axis=1),
+            -quads[..., 1].min(axis=1),
+            quads[..., 0].max(axis=1) - (width - 1),
+            quads[..., 1].max(axis=1) - (height - 1),
+            np.zeros(len(quads), np.float32),
+        ]
+    )
+    limit = tolerance * short_side.astype(np.float64)
+    kept = np.asarray(overshoot.astype(np.float64) <= limit, np.bool_)
+    np.clip(quads[..., 0], 0, width - 1, out=quads[..., 0])
+    np.clip(quads[..., 1], 0, height - 1, out=quads[..., 1])
+    return kept
 
 
 def _within_photo(
@@ -247,16 +327,29 @@ def same_place_suppressed(
     outline, the two overlapping by more than OVERLAP_LIMIT, or more than COVERED_LIMIT of
     it lying on better outlines (one spanning the ends of two touching tiles; more than
     ``covered_limit``)."""
+    # Outlines whose bounding boxes do not meet cannot overlap, nor hold each other's centre:
+    # only the others meeting a candidate's box are tested, which keeps big hands quick.
+    boxes = [(quad.min(axis=0), quad.max(axis=0)) for quad in outlines]
     kept: list[int] = []
     for index, candidate in enumerate(outlines):
+        low, high = boxes[index]
+        near = [
+            other
+            for other in kept
+            if (low <= boxes[other][1]).all() and (boxes[other][0] <= high).all()
+        ]
         centre = candidate.mean(axis=0)
         if any(
             _inside_shrunk(centre, outlines[other], limit)
             or outline_iou(candidate, outlines[other]) > OVERLAP_LIMIT
-            for other in kept
+            for other in near
         ):
             continue
-        if covered_share(candidate, [outlines[other] for other in kept]) > covered_limit:
+        # The share covered is at most 1, so a limit of 1 or more never drops an outline.
+        if (
+            covered_limit < 1.0
+            and covered_share(candidate, [outlines[o] for o in near]) > covered_limit
+        ):
             continue
         kept.append(index)
     return kept
@@ -371,11 +464,21 @@ class TileFinder:
         self._session = onnxruntime.InferenceSession(
             str(model_path), options, providers=["CPUExecutionProvider"]
         )
-        self._input = self._session.get_inputs()[0].name
+        model_input = self._session.get_inputs()[0]
+        self._input = model_input.name
+        self._batches = model_input.shape[0] != 1
+        """False for a model exported with its batch fixed to 1 (before training.dynamic_batch):
+        then the second look runs one crop at a time."""
         self.second_look = second_look
 
-    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
-        """Every face-up tile in the photo, best first.
+    def find(
+        self,
+        image_bgr: NDArray[np.uint8],
+        min_score: float = MIN_SCORE,
+        cut: list[FoundTile] | None = None,
+    ) -> list[FoundTile]:
+        """Every face-up tile in the photo, best first. With ``cut``, the faces the first look
+        found cut by the photo's edge are added to it (clipped to the photo).
 
         A photo in which nothing is found is looked at once more with a plain border around
         it: a tile photographed so close that it fills the frame then looks like a tile on a
@@ -384,36 +487,71 @@ class TileFinder:
         With ``second_look`` (the default), each face is then outlined and scored again on a
         zoomed crop of the photo (SECOND_LOOK_ZOOM).
         """
-        found = self._find(image_bgr, min_score)
+        found = self._find(image_bgr, min_score, cut=cut)
         if not found:
             framed, pad = with_border(image_bgr)
             height, width = image_bgr.shape[:2]
             found = inside_original(self._find(framed, min_score), pad, width, height)
         if not self.second_look:
             return found
-        again = [self._look_again(image_bgr, face) for face in found]
+        again = self._look_again(image_bgr, found)
         return sorted(again, key=lambda face: -face.score)
 
-    def _look_again(self, image_bgr: NDArray[np.uint8], face: FoundTile) -> FoundTile:
+    def _look_again(
+        self, image_bgr: NDArray[np.uint8], found: Sequence[FoundTile]
+    ) -> list[FoundTile]:
+        """Each face outlined again on its zoomed crop; all crops go through the network in one
+        batch, each padded (repeating its last row and column) to the largest crop's size."""
         height, width = image_bgr.shape[:2]
-        left, top, right, bottom = second_look_window(face.corners, width, height)
-        if min(right - left, bottom - top) < INPUT_MULTIPLE:
-            return face
-        crop = image_bgr[top:bottom, left:right]
-        offset = np.array([left, top], np.float32)
-        again = [
-            FoundTile(corners=found.corners + offset, score=found.score)
-            for found in self._find(crop, SECOND_LOOK_MIN_SCORE, SECOND_LOOK_SIDE)
+        looks: list[tuple[int, NDArray[np.float32], float, tuple[int, int, int, int]]] = []
+        for index, face in enumerate(found):
+            left, top, right, bottom = second_look_window(face.corners, width, height)
+            if min(right - left, bottom - top) < INPUT_MULTIPLE:
+                continue
+            crop = image_bgr[top:bottom, left:right]
+            tensor, scale = preprocess(crop, SECOND_LOOK_SIDE)
+            looks.append((index, tensor, scale, (left, top, right - left, bottom - top)))
+        if not looks:
+            return list(found)
+        outputs = self._run_batch([tensor for _, tensor, _, _ in looks])
+        again = list(found)
+        for (index, _, scale, window), output in zip(looks, outputs, strict=True):
+            left, top, crop_w, crop_h = window
+            offset = np.array([left, top], np.float32)
+            faces = decode(output, scale, (crop_w, crop_h), SECOND_LOOK_MIN_SCORE)
+            moved = [FoundTile(corners=face.corners + offset, score=face.score) for face in faces]
+            again[index] = best_match(found[index], moved)
+        return again
+
+    def _run_batch(self, tensors: Sequence[NDArray[np.float32]]) -> list[NDArray[np.float32]]:
+        """The network's maps for each (1, 3, h, w) tensor, from one call on a padded batch
+        when the model allows it."""
+        if not self._batches:
+            return [
+                np.asarray(self._session.run(None, {self._input: tensor})[0], np.float32)
+                for tensor in tensors
+            ]
+        rows = max(tensor.shape[2] for tensor in tensors)
+        cols = max(tensor.shape[3] for tensor in tensors)
+        batch = np.stack([pad_to(tensor[0], rows, cols) for tensor in tensors])
+        (output,) = self._session.run(None, {self._input: batch})
+        maps = np.asarray(output, np.float32)
+        return [
+            maps[index : index + 1, :, : tensor.shape[2] // STRIDE, : tensor.shape[3] // STRIDE]
+            for index, tensor in enumerate(tensors)
         ]
-        return best_match(face, again)
 
     def _find(
-        self, image_bgr: NDArray[np.uint8], min_score: float, long_side: int = INPUT_LONG_SIDE
+        self,
+        image_bgr: NDArray[np.uint8],
+        min_score: float,
+        long_side: int = INPUT_LONG_SIDE,
+        cut: list[FoundTile] | None = None,
     ) -> list[FoundTile]:
         tensor, scale = preprocess(image_bgr, long_side)
         (output,) = self._session.run(None, {self._input: tensor})
         height, width = image_bgr.shape[:2]
-        return decode(np.asarray(output, np.float32), scale, (width, height), min_score)
+        return decode(np.asarray(output, np.float32), scale, (width, height), min_score, cut=cut)
 
 
 class PooledFinders:

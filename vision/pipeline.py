@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
-from vision.finder import COVERED_LIMIT, same_place_suppressed
+from vision.finder import COVERED_LIMIT, FoundTile, TileFinder, same_place_suppressed
 from vision.rectify import rectify_tiles
 from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
@@ -35,6 +35,13 @@ this: the finder sees the tile in its surroundings, the reader only a tight crop
 catches false finds the other misses. Chosen on held-out rendered scenes by
 `python -m training.choose_keep_rule` (F1 of tiles read right levels off from 0.3 to 0.4;
 0.3 drops the fewest real tiles); see models/MODEL_CARD.md."""
+
+HINT_BELIEF = 0.1
+"""An outline believed less than MIN_TILE_BELIEF but at least this, lying where no counted
+tile is, is reported as a hint: a shape the player may want to look at (a tile the pipeline
+was too unsure of, or a face-down one); so is a face the finder saw cut by the photo's edge.
+Set beforehand, not tuned."""
+MAX_HINTS = 5
 
 TILE_SHAPE = (1.6, 2.4)
 ONE_TILE_IS_TILE = 0.9
@@ -154,20 +161,40 @@ class HandReader:
         """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        found = self.tile_finder.find(photo.pixels)
+        finder = self.tile_finder
+        cut: list[FoundTile] = []
+        if isinstance(finder, TileFinder):
+            found: Sequence[FoundTileLike] = finder.find(photo.pixels, cut=cut)
+        else:
+            found = finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
+        quads = [tile.corners for tile in found]
+        belief: list[float] = []
+        kept: list[int] = []
         if found:
-            quads = [tile.corners for tile in found]
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
             belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
-            for index in believed_outlines(belief, quads):
+            kept = believed_outlines(belief, quads)
+            for index in kept:
                 tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
+        # Faces cut by the photo's edge are hints too, after every doubted outline.
+        outlines = [*quads, *(face.corners for face in cut)]
+        doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
+        hints = [
+            _photo_corners(outlines[index], 1.0 / photo.scale, photo.width, photo.height)
+            for index in doubted
+        ]
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
+            hints = [] if tiles else hints
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return HandReading(
-            width=photo.width, height=photo.height, tiles=tuple(tiles), ms=elapsed_ms
+            width=photo.width,
+            height=photo.height,
+            tiles=tuple(tiles),
+            ms=elapsed_ms,
+            hints=tuple(hints),
         )
 
 
@@ -188,6 +215,25 @@ def believed_outlines(
         [outlines[index] for index in ranked], covered_limit=covered_limit
     )
     return [ranked[kept] for kept in survivors]
+
+
+def doubted_outlines(
+    belief: Sequence[float], outlines: Sequence[NDArray[np.float32]], kept: Sequence[int]
+) -> list[int]:
+    """Indices of outlines not kept as tiles but believed at least HINT_BELIEF, lying where
+    no kept outline (nor a better doubted one) is; at most MAX_HINTS, best believed first."""
+    kept_set = set(kept)
+    doubted = sorted(
+        (
+            index
+            for index, value in enumerate(belief)
+            if index not in kept_set and value >= HINT_BELIEF
+        ),
+        key=lambda index: -belief[index],
+    )
+    ranked = [*kept, *doubted]
+    survivors = same_place_suppressed([outlines[index] for index in ranked])
+    return [ranked[position] for position in survivors if position >= len(kept)][:MAX_HINTS]
 
 
 def tile_shaped(width: int, height: int) -> bool:

@@ -39,6 +39,10 @@ class HandReading:
     """Every face-up tile found, in reading order (top to bottom, left to right)."""
     ms: int
     """Wall time spent on the photo, decoding included, in milliseconds."""
+    hints: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """Outlines (photo pixels, like a tile's corners) of tile-like shapes the pipeline saw but
+    did not count (too unsure it is a face-up tile, or cut by the photo's edge): places for
+    the player to look at. Not part of the `vision score` contract."""
 
     @property
     def pip_pairs(self) -> list[tuple[int, int]]:

@@ -12,6 +12,7 @@ from ..games import service
 from ..games.models import Game
 from ..games.service import StaleVersion, ValidationFailed
 from ..links import public_url
+from ..rules.referee import answer_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -150,3 +151,24 @@ def stale_response(stale: StaleVersion) -> tuple[Response, int]:
             "game": service.game_to_json(service.view_game(stale.game)),
         }
     ), 409
+
+
+@bp.post("/referee")
+def referee() -> Response:
+    """The referee contract over HTTP: one query or a list, answered exactly as
+    ``python -m companion.rules check`` answers them; 400 when any query is malformed."""
+    try:
+        text = request.get_data().decode("utf-8")
+    except UnicodeDecodeError:
+        return _referee_response(json.dumps({"error": "body: not UTF-8 text"}), ok=False)
+    try:
+        out, ok = answer_text(text)
+    except json.JSONDecodeError as error:
+        return _referee_response(json.dumps({"error": f"body: not valid JSON ({error})"}), ok=False)
+    except RecursionError:
+        return _referee_response(json.dumps({"error": "body: JSON nested too deeply"}), ok=False)
+    return _referee_response(out, ok=ok)
+
+
+def _referee_response(body: str, *, ok: bool) -> Response:
+    return Response(body, status=200 if ok else 400, mimetype="application/json")

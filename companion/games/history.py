@@ -29,11 +29,7 @@ def entry_summary(entry: Mapping[str, Any] | None) -> str:
 
 
 def _value_words(value: Any, key: str) -> str:
-    if isinstance(value, list):
-        return " ".join(str(item) for item in value)
-    if isinstance(value, Mapping):
-        return ", ".join(f"{players} players: {tiles}" for players, tiles in value.items())
-    return value_label(value, key)
+    return NOTHING if value is None else value_label(value, key)
 
 
 def _round_lines(

@@ -22,8 +22,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import photos
 from ..links import public_url
+from ..photo_overlay import Overlay
 from ..photos import PhotoTiles
-from ..rules import Rules, Tile, full_set, max_hand_points, schedule
+from ..rules import Rules, Tile, full_set, max_hand_points, schedule, tile_points
 from . import access, ruleform, service
 from .history import undo_words
 from .models import Game
@@ -202,7 +203,6 @@ def render_sheet(
         view_url=public_url("games.watch", game_id=game.id),
         edit_url=public_url("games.claim", game_id=game.id, token=token) if token else None,
         rule_fields=ruleform.rule_fields(),
-        preset_title=ruleform.preset_summary(game.preset, game.rules),
         changes=service.history(game, None if show_all else HISTORY_SHOWN),
         history_length=service.history_length(game),
         show_all_history=show_all,
@@ -498,8 +498,11 @@ def render_picker(
     errors: dict[str, str],
     status: int = 200,
     photo: PhotoTiles | None = None,
+    overlay: Overlay | None = None,
 ) -> tuple[str, int]:
-    """Render the tile picker for one player's hand (pre-filled from a photo when given)."""
+    """Render the tile picker for one player's hand (pre-filled from a photo when given,
+    with what was read drawn over it in ``overlay``)."""
+    set_tiles = sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low))
     return render_template(
         "games/tiles.html",
         game=game,
@@ -508,11 +511,14 @@ def render_picker(
         seat=seat,
         name=view.players[seat],
         engine=view.rounds[n - 1].engine,
-        tiles=sorted(full_set(view.rules.set_max), key=lambda t: (-t.high, -t.low)),
+        tiles=set_tiles,
         chosen=chosen,
         marker=marker,
         errors=errors,
         photo=photo,
+        overlay=overlay,
+        photo_key=url_for("games.read_photo", game_id=game.id, n=n, seat=seat),
+        tile_points={str(tile): tile_points(tile, view.rules.blank_scoring) for tile in set_tiles},
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
@@ -543,7 +549,7 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
     try:
         if upload is None or not upload.filename:
             raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
-        found = photos.read_photo(upload.read(), set_max=view.rules.set_max)
+        read = photos.read_photo(upload.read(), set_max=view.rules.set_max)
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         if from_picker:
@@ -561,10 +567,12 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
             errors={field: error.message},
             status=status,
         )
-    reading = photos.tiles_for_picker(found, view.rules)
+    reading = photos.tiles_for_picker(read.found, view.rules)
     marker = request.form.get("marker" if from_picker else f"marker-{seat}") is not None
     chosen = {str(tile) for tile in reading.tiles}
-    return render_picker(game, view, n, seat, chosen, marker, {}, photo=reading)
+    return render_picker(
+        game, view, n, seat, chosen, marker, {}, photo=reading, overlay=read.overlay(view.rules)
+    )
 
 
 @bp.errorhandler(RequestEntityTooLarge)

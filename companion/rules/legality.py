@@ -17,7 +17,10 @@ Readings chosen where the contract and the rule books leave a gap (as a player w
 - First turn: only one's own train (or the Mexican Train if ``mexican_on_first_turn``); under
   ``multi_own_train`` every tile of that turn goes on that one train, doubles need no
   follow-up, and other players' open doubles do not bind a player still on their first turn.
-  ``first_turn_may_end_on_double`` false makes the ending double owe a normal follow-up.
+  ``first_turn_may_end_on_double`` false: a double may be laid on a first turn only while
+  the hand still holds the tile(s) to cover it (never under ``single_tile`` with
+  ``double_followup`` none, where nothing may follow it); that follow-up must then go on it,
+  and the turn may not end (nor a tile be drawn) while the player can still cover it.
 - ``satisfy_scope``: ``table`` also lets anyone cover a double on a private train;
   ``train_only`` lets anyone cover it but obliges no one; ``none`` keeps private trains
   private. ``satisfy_order`` applies to the ``table`` obligation.
@@ -35,6 +38,9 @@ Readings chosen where the contract and the rule books leave a gap (as a player w
   several required branches).
 - ``go_out_on_double`` ``must_be_covered``: the player with no tiles left must still draw for
   the follow-up; they are out when anyone covers the double while their hand is still empty.
+  If no one can any more (the boneyard is empty and no hand holds a tile that fits it), the
+  round is blocked (``State.going_out_stuck``); under ``full_lap_of_passes`` the lap decides.
+  A turn that laid a tile is never a pass, even if it left a double uncovered.
 """
 
 from __future__ import annotations
@@ -173,12 +179,50 @@ def allowed_trains(s: State, seat: int, fresh: bool) -> list[TrainId]:
     if (
         owes
         and followup is not None
-        and rules.double_followup == "must_cover_own_if_able"
+        and (
+            rules.double_followup == "must_cover_own_if_able"
+            or (is_first and not rules.first_turn_may_end_on_double)
+        )
         and followup in trains
         and _can_cover(s, followup, candidate_tiles(s, seat, fresh))
     ):
         trains = [followup]
     return trains
+
+
+def first_turn_double_strands(s: State, seat: int, tile: Tile) -> bool:
+    """Whether laying the double ``tile`` on a first turn would leave the run ending on an
+    uncovered double (``first_turn_may_end_on_double`` false): the hand must still hold a
+    tile for each cover the double needs, and a tile must be allowed to follow it. Covers
+    are counted among non-doubles: a double laid as a cover (possible with wild blanks)
+    would itself need covering."""
+    rules = s.rules
+    need = int(rules.double_branches)
+    if rules.first_turn != "multi_own_train" and (rules.double_followup == "none" or need > 1):
+        return True  # at most one tile follows the double on this turn
+    value = tile.high
+    wild = s.wild
+    covers = 0
+    for other in s.hands[seat] or ():
+        if not other.is_double and _fits(value, other, wild):
+            covers += 1
+            if covers >= need:
+                return False
+    return True
+
+
+def first_turn_cover_owed(s: State) -> bool:
+    """Whether the player is on a first turn whose run may not end on a double, a double laid
+    this turn is still uncovered (or short of branches), and the player can cover it."""
+    if not s.is_first_turn or not s.turn_doubles or s.rules.first_turn_may_end_on_double:
+        return False
+    tiles = candidate_tiles(s, s.turn, False)
+    wild = s.wild
+    for train in s.turn_doubles:
+        value = s.double_value[train]
+        if value >= 0 and any(not t.is_double and _fits(value, t, wild) for t in tiles):
+            return True
+    return False
 
 
 def _tile_allowed(s: State, tile: Tile, train: TrainId, fresh: bool) -> bool:
@@ -211,7 +255,7 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
     """Every legal play for ``seat`` (now, or at the start of a turn when ``fresh``)."""
     index = s.hand_index[seat]
     if not s.wild and index is not None and (fresh or not s.draws_since_play):
-        return _plays_indexed(s, allowed_trains(s, seat, fresh), index, fresh)
+        return _plays_indexed(s, seat, allowed_trains(s, seat, fresh), index, fresh)
     tiles = candidate_tiles(s, seat, fresh)
     if not tiles:
         return []
@@ -246,6 +290,9 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
         and not (s.is_first_turn and rules.first_turn == "multi_own_train")
     )
     covers_left = s.covers_left
+    first_doubles = not rules.first_turn_may_end_on_double and (
+        s.first_turn_left[seat] if fresh else s.is_first_turn
+    )
     plays: list[Play] = []
     cache = _PLAYS
     wild = s.wild
@@ -282,6 +329,8 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
             else:
                 trains = high + [t for t in low if t not in high]
         code = tile.code * 64 + 2
+        if tile.is_double and first_doubles and first_turn_double_strands(s, seat, tile):
+            continue
         for train in trains:
             if tile.is_double and (no_doubles or covers_left[train] > 1):
                 continue
@@ -293,7 +342,7 @@ def plays_for(s: State, seat: int, fresh: bool) -> list[Play]:
 
 
 def _plays_indexed(
-    s: State, trains: list[TrainId], index: list[list[Tile]], fresh: bool
+    s: State, seat: int, trains: list[TrainId], index: list[list[Tile]], fresh: bool
 ) -> list[Play]:
     """Play generation from the hand's index by value (no wild blanks, whole hand)."""
     rules = s.rules
@@ -306,6 +355,9 @@ def _plays_indexed(
     covers_left = s.covers_left
     double_value = s.double_value
     started = s.started
+    first_doubles = not rules.first_turn_may_end_on_double and (
+        s.first_turn_left[seat] if fresh else s.is_first_turn
+    )
     cache = _PLAYS
     plays: list[Play] = []
     for train in trains:
@@ -319,7 +371,11 @@ def _plays_indexed(
         several = len(values) > 1
         for value in values:
             for tile in index[value]:
-                if tile.is_double and (no_doubles or covers_left[train] > 1):
+                if tile.is_double and (
+                    no_doubles
+                    or covers_left[train] > 1
+                    or (first_doubles and first_turn_double_strands(s, seat, tile))
+                ):
                     continue
                 key = tile.code * 64 + 2 + train
                 play = cache.get(key)
@@ -351,6 +407,8 @@ def may_draw(s: State, can_play: bool | None = None) -> bool:
     """Whether drawing is legal now (``can_play``: whether a play exists, if known)."""
     if s.outcome is not None or s.turn_over or s.boneyard_count <= 0 or not _needs_play(s):
         return False
+    if first_turn_cover_owed(s):
+        return False
     if s.rules.must_play_if_able and (has_play(s) if can_play is None else can_play):
         return False
     if s.draws_since_play:
@@ -362,7 +420,11 @@ def may_end(s: State, can_play: bool | None = None) -> bool:
     """Whether ending the turn is legal now (``can_play``: whether a play exists, if known)."""
     if s.outcome is not None:
         return False
-    if s.turn_over or not _needs_play(s):
+    if s.turn_over:
+        return True
+    if first_turn_cover_owed(s):
+        return False
+    if not _needs_play(s):
         return True
     if s.rules.must_play_if_able and (has_play(s) if can_play is None else can_play):
         return False
@@ -633,6 +695,19 @@ def _refuse_play(s: State, play: Play) -> Refusal | None:
                 f"{s.engine}.",
             )
         return ("must_match", f"{tile} does not match the open {value} on {where}.")
+    if tile.is_double and not rules.first_turn_may_end_on_double and s.is_first_turn:
+        if first_turn_double_strands(s, seat, tile):
+            branches = int(rules.double_branches)
+            if rules.first_turn != "multi_own_train" and rules.double_followup == "none":
+                cover = "no tile may follow a double on this turn"
+            elif rules.first_turn != "multi_own_train" and branches > 1:
+                cover = f"the one tile that may follow it cannot fill all {branches} branches"
+            else:
+                cover = f"{name} does not hold the tiles to cover it"
+            return (
+                "first_turn_may_end_on_double",
+                f"{name}'s first turn may not end on a double, and {cover}.",
+            )
     return None
 
 
@@ -645,6 +720,8 @@ def _refuse_draw(s: State, draw: Draw) -> Refusal | None:
         return ("boneyard_empty", "The boneyard is empty: there is nothing to draw.")
     if not _needs_play(s):
         return ("no_draw_needed", f"{name} has played and owes no further tile, so may not draw.")
+    if first_turn_cover_owed(s):
+        return _first_turn_cover_refusal(s)
     if rules.must_play_if_able and has_play(s):
         return ("must_play_if_able", f"{name} can play ({_example_play(s)}) and must, not draw.")
     if s.draws_since_play:
@@ -670,13 +747,9 @@ def _refuse_end(s: State) -> Refusal:
     seat = s.turn
     name = s.seats[seat]
     following = s.owes_followup and s.followup_train is not None
+    if first_turn_cover_owed(s):
+        return _first_turn_cover_refusal(s)
     if rules.must_play_if_able and has_play(s):
-        if following and s.is_first_turn and not rules.first_turn_may_end_on_double:
-            return (
-                "first_turn_may_end_on_double",
-                f"{name}'s first turn may not end on a double while {name} can cover it "
-                f"({_example_play(s)}).",
-            )
         if s.draws_since_play and s.drawn is not None:
             return (
                 "must_play_if_able",
@@ -698,3 +771,12 @@ def _refuse_end(s: State) -> Refusal:
             )
         return ("must_draw", f"{name} must draw from the boneyard before passing.")
     return ("draw_rule", f"Under these rules {name} keeps drawing until a tile can be played.")
+
+
+def _first_turn_cover_refusal(s: State) -> Refusal:
+    name = s.seats[s.turn]
+    return (
+        "first_turn_may_end_on_double",
+        f"{name}'s first turn may not end on a double while {name} can cover it "
+        f"({_example_play(s)}).",
+    )

@@ -301,6 +301,7 @@ def build_state(
         if tiles and state.double_value[train] < 0 and not tiles[-1].is_double:
             raise QueryError(f"table.open_doubles[{i}]: {open_raw[i]}'s last tile is not a double")
         state.set_open_double(train)
+    out = _out_seats(table, seats, hands)
     if "first_turns_left" in table:
         left_raw = _get(table, "first_turns_left", "table.", list)
         left = {
@@ -311,12 +312,37 @@ def build_state(
             ]
             for n in left_raw
         }
+        for i, seat in enumerate(out):
+            if seat in left:
+                raise QueryError(
+                    f"table.out[{i}]: {seat} is out, so cannot be in table.first_turns_left"
+                )
         state.first_turn_left = [seat in left for seat in seats]
     else:
         # Without the list, a seat with an unstarted, unmarked train has not had a turn yet.
         started = state.started
         state.first_turn_left = [not started[i] and not markers[i] for i in range(len(seats))]
+    for seat in out:
+        state.mark_out(seats.index(seat))
     return state
+
+
+def _out_seats(
+    table: Mapping[str, Any], seats: tuple[str, ...], hands: dict[str, list[Tile]]
+) -> list[str]:
+    """``table.out``: the seats that have played their last tile this round (an extension of
+    the contract, documented in docs/rules.md)."""
+    out_raw = _opt(table, "out", "table.", list, [])
+    out: list[str] = []
+    for i, name in enumerate(out_raw):
+        if type(name) is not str or name not in seats:
+            raise QueryError(f"table.out[{i}]: {json.dumps(name)} is not one of table.seats")
+        if name in out:
+            raise QueryError(f"table.out[{i}]: {name} is listed twice")
+        if hands.get(name):
+            raise QueryError(f"table.out[{i}]: {name} is out but still holds tiles")
+        out.append(name)
+    return out
 
 
 def _lay_plain_chain(
@@ -476,10 +502,17 @@ def _prepare_turn(
     if not isinstance(seats_raw, list) or seat_name not in seats_raw:
         raise QueryError(f"turn.seat: {json.dumps(seat_name)} is not one of table.seats")
     hand = _tiles(_get(turn, "hand", "turn.", list), "turn.hand", rules.set_max)
+    out_raw = table.get("out")
+    if isinstance(out_raw, list) and seat_name in out_raw:
+        raise QueryError(
+            f"turn.seat: {seat_name} is listed in table.out[{out_raw.index(seat_name)}]; "
+            "a player who is out takes no turn"
+        )
     state = build_state(rules, table, {seat_name: hand}, seat_name)
     seats = state.seats
     first = _opt(turn, "first_turn", "turn.", bool, False)
     state.begin_turn(seats.index(seat_name), first_turn=first)
+    state.end_if_over()
     actions_raw = _get(query, "actions", "", list)
     played_raw = _opt(turn, "played", "turn.", list, [])
     played = [
@@ -645,15 +678,13 @@ def answer_round_status(query: Mapping[str, Any]) -> Answer:
         state.seats.index(next_seat), first_turn=state.first_turn_left[state.seats.index(next_seat)]
     )
     out = [seat for seat in state.seats if not hands[seat]]
+    n = state.n
     if out:
+        for seat in out:
+            state.mark_out(state.seats.index(seat))
         who = " and ".join(out)
-        if rules.go_out_on_double == "must_be_covered" and state.open_doubles:
-            return {
-                "over": False,
-                "rule": "go_out_on_double",
-                "reason": f"{who} is out of tiles, but a double is still open and must be covered "
-                "before the round ends.",
-            }
+        if state.pending_out_doubles():
+            return _waiting_on_double(state, who, passes)
         waiting = [
             s for i, s in enumerate(state.seats) if state.first_turn_left[i] and s not in out
         ]
@@ -669,7 +700,6 @@ def answer_round_status(query: Mapping[str, Any]) -> Answer:
                 "their first turn.",
             }
         return {"over": True, "rule": "went_out", "reason": f"{who} has played their last tile."}
-    n = state.n
     if rules.blocked_definition == "full_lap_of_passes":
         if passes >= n:
             return {
@@ -708,6 +738,40 @@ def answer_round_status(query: Mapping[str, Any]) -> Answer:
         "over": False,
         "rule": "blocked_definition",
         "reason": "A player can still play once the passing players' markers go up.",
+    }
+
+
+def _waiting_on_double(state: State, who: str, passes: int) -> Answer:
+    """``round_status`` when players are out on a double that must still be covered
+    (``go_out_on_double`` ``must_be_covered``): the round goes on until it is covered, or
+    ends blocked when it can no longer be (the same test as the engine's own play)."""
+    n = state.n
+    if state.rules.blocked_definition == "full_lap_of_passes":
+        if passes >= n:
+            return {
+                "over": True,
+                "rule": "blocked_definition",
+                "reason": f"{who} went out on a double, and all {n} players have passed in a "
+                "row since: the round is blocked.",
+            }
+    elif state.going_out_stuck():
+        return {
+            "over": True,
+            "rule": "go_out_on_double",
+            "reason": f"{who} went out on a double that no one can cover: the boneyard is empty "
+            "and no hand holds a tile that fits it, so the round is blocked.",
+        }
+    elif state.boneyard_count == 0 and nobody_can_play(state):
+        return {
+            "over": True,
+            "rule": "blocked_definition",
+            "reason": "The boneyard is empty and no one can play anywhere: the round is blocked.",
+        }
+    return {
+        "over": False,
+        "rule": "go_out_on_double",
+        "reason": f"{who} is out of tiles, but a double is still open and must be covered "
+        "before the round ends.",
     }
 
 
@@ -833,8 +897,9 @@ def answer_text(text: str) -> tuple[str, bool]:
 # -- positions as queries (for tests and benchmarks) ---------------------------------------
 
 
-def table_json(state: State) -> dict[str, Any]:
-    """The contract's ``table`` object for ``state`` (trains given tile by tile)."""
+def table_json(state: State, *, acting: int | None = None) -> dict[str, Any]:
+    """The contract's ``table`` object for ``state`` (trains given tile by tile), with
+    ``table.out`` when players are out (leaving out ``acting``, the seat whose turn it is)."""
     trains: dict[str, Any] = {}
     for train in state.trains:
         tiles = state.train_tiles[train]
@@ -845,7 +910,7 @@ def table_json(state: State) -> dict[str, Any]:
             trains[state.train_name(train)] = entry
         elif train >= 0:
             trains[state.train_name(train)] = {"started": False, "marker": state.markers[train]}
-    return {
+    table: dict[str, Any] = {
         "set_max": state.set_max,
         "engine": state.engine,
         "seats": list(state.seats),
@@ -854,6 +919,16 @@ def table_json(state: State) -> dict[str, Any]:
         "boneyard": state.boneyard_count,
         "first_turns_left": [s for i, s in enumerate(state.seats) if state.first_turn_left[i]],
     }
+    out = [
+        name
+        for seat, name in enumerate(state.seats)
+        if seat != acting
+        and (seat in state.out_seats or (state.going_out_double[seat] != -99))
+        and not state.hands[seat]
+    ]
+    if out:
+        table["out"] = out
+    return table
 
 
 def action_json(state: State, action: Action) -> dict[str, Any]:
@@ -873,11 +948,26 @@ def turn_query(state: State, actions: list[Action]) -> dict[str, Any]:
     return {
         "kind": "turn",
         "rules": state.rules.to_json(),
-        "table": table_json(state),
+        "table": table_json(state, acting=state.turn),
         "turn": {
             "seat": state.seats[state.turn],
             "first_turn": state.is_first_turn,
             "hand": [t.as_list() for t in hand],
         },
         "actions": [action_json(state, a) for a in actions],
+    }
+
+
+def round_status_query(state: State) -> dict[str, Any]:
+    """A ``round_status`` query for ``state`` between turns (every hand must be known)."""
+    return {
+        "kind": "round_status",
+        "rules": state.rules.to_json(),
+        "table": table_json(state),
+        "hands": {
+            name: [t.as_list() for t in state.hands[seat] or []]
+            for seat, name in enumerate(state.seats)
+        },
+        "passes_in_a_row": state.passes_in_a_row,
+        "next_seat": state.seats[state.turn],
     }

@@ -180,6 +180,13 @@ def _check_before(state: State, action: Action) -> None:
     refused = legality.refusal(state, action)
     if refused is not None:
         _fail(f"generated action refused: {refused}")
+    if (
+        type(action) is End
+        and state.is_first_turn
+        and not state.rules.first_turn_may_end_on_double
+        and any(state.double_value[t] >= 0 for t in state.turn_doubles)
+    ):
+        _fail("a first turn ended on an uncovered double")
     if type(action) is Play:
         values = legality._values(state, action.train)
         if not any(match_end(v, action.tile, state.wild) >= 0 for v in values):
@@ -241,9 +248,39 @@ def _check_after(
                 first_turn_wait = seat in state.out_seats
                 if not (pending_out or first_turn_wait):
                     _fail(f"{state.seats[seat]} is out of tiles but the round goes on")
+    if (
+        type(action) is End
+        and state.outcome is None
+        and state.rules.blocked_definition == "no_legal_move_anywhere"
+        and _uncoverable_out(state)
+    ):
+        _fail("a player is out on a double no one can ever cover, but the round goes on")
     if type(action) is Draw and state.hands[state.turn] is not None:
         if state.draws_since_play < 1:
             _fail("draw not counted")
+
+
+def _uncoverable_out(state: State) -> bool:
+    """Whether players are out on doubles (``must_be_covered``) that nobody can ever cover:
+    the boneyard is empty and the hands hold too few tiles that fit each of them."""
+    if state.boneyard_count or state.rules.go_out_on_double != "must_be_covered":
+        return False
+    waiting = [
+        state.going_out_double[seat]
+        for seat in range(state.n)
+        if state.going_out_double[seat] != -99 and not state.hands[seat]
+    ]
+    for train in waiting:
+        value = state.double_value[train]
+        fitting = sum(
+            1
+            for hand in state.hands
+            for tile in hand or ()
+            if not tile.is_double and match_end(value, tile, state.wild) >= 0
+        )
+        if fitting >= state.covers_left[train]:
+            return False
+    return bool(waiting)
 
 
 def _check_end(state: State) -> None:
@@ -251,7 +288,10 @@ def _check_end(state: State) -> None:
     assert outcome is not None
     rules = state.rules
     if outcome.reason is EndReason.BLOCKED:
-        if rules.blocked_definition == "full_lap_of_passes":
+        if outcome.rule == "go_out_on_double":
+            if rules.blocked_definition != "no_legal_move_anywhere" or not _uncoverable_out(state):
+                _fail("blocked on a going-out double that could still be covered")
+        elif rules.blocked_definition == "full_lap_of_passes":
             if state.passes_in_a_row < state.n:
                 _fail("blocked before a full lap of passes")
         elif state.boneyard_count or not legality.nobody_can_play(state):

@@ -430,12 +430,99 @@ class State:
                 self._finish(EndReason.BLOCKED, (), "blocked_definition")
                 return True
             return False
+        if self.going_out_stuck():
+            self._finish(EndReason.BLOCKED, (), "go_out_on_double")
+            return True
         if self.boneyard_count > 0 or any(h is None for h in self.hands):
             return False
         if legality.nobody_can_play(self):
             self._finish(EndReason.BLOCKED, (), "blocked_definition")
             return True
         return False
+
+    # -- going out on a double that must be covered ------------------------------------------
+
+    def pending_out_doubles(self) -> list[TrainId]:
+        """The doubles that players who are out of tiles still wait on (``go_out_on_double``
+        ``must_be_covered``): one train per such player."""
+        return [
+            train
+            for seat, train in enumerate(self.going_out_double)
+            if train != -99 and not self.hands[seat]
+        ]
+
+    def cover_possible(self, train: TrainId) -> bool:
+        """Whether the open double on ``train`` may still be covered (fully, every branch):
+        the boneyard has tiles, or the hands hold enough tiles that fit it. A hand that is
+        not known may hold any tile that is neither on the table nor in a known hand."""
+        value = self.double_value[train]
+        if value < 0:
+            return False
+        if self.boneyard_count > 0:
+            return True
+        need = self.covers_left[train]
+        wild = self.wild
+        known: set[Tile] = set()
+        fitting = 0
+        for hand in self.hands:
+            for tile in hand or ():
+                known.add(tile)
+                if not tile.is_double and match_end(value, tile, wild) >= 0:
+                    fitting += 1
+        if fitting >= need:
+            return True
+        if all(hand is not None for hand in self.hands):
+            return False
+        for tile in full_set(self.set_max):
+            if (
+                not tile.is_double
+                and tile not in self.on_table
+                and tile not in known
+                and match_end(value, tile, wild) >= 0
+            ):
+                fitting += 1
+                if fitting >= need:
+                    return True
+        return False
+
+    def going_out_stuck(self) -> bool:
+        """Whether players are out on doubles that can never be covered (the boneyard is
+        empty and no hand holds a tile that fits any of them): then the round is blocked,
+        under ``blocked_definition`` ``no_legal_move_anywhere``."""
+        if self.boneyard_count > 0 or self.rules.go_out_on_double != "must_be_covered":
+            return False
+        pending = self.pending_out_doubles()
+        return bool(pending) and not any(self.cover_possible(train) for train in pending)
+
+    def mark_out(self, seat: int) -> None:
+        """Declares that ``seat`` has played their last tile this round (setting up a
+        position). Under ``go_out_on_double`` ``must_be_covered`` with a double open, the
+        player waits on it (the open double on their own train, else the newest open
+        double); otherwise they are out."""
+        if seat in self.out_seats or self.going_out_double[seat] != -99:
+            return
+        self.hands[seat] = []
+        self.hand_index[seat] = self._index([])
+        self.first_turn_left[seat] = False
+        if self.rules.go_out_on_double == "must_be_covered" and self.open_doubles:
+            own = self.double_value[seat] >= 0
+            self.going_out_double[seat] = seat if own else self.open_doubles[-1]
+        else:
+            self.out_seats.append(seat)
+
+    def end_if_over(self) -> None:
+        """Ends the round if the position, as set up, is already over: a player is out and
+        no one is still owed a first turn (``first_turn_out``), or players wait on doubles
+        that can never be covered."""
+        if self.outcome is not None:
+            return
+        if self.out_seats and not (
+            self.rules.first_turn_out == "others_finish_first_turn"
+            and self.first_turn_left[self.turn]
+        ):
+            self._finish(EndReason.WENT_OUT, tuple(self.out_seats), "core")
+        elif self.rules.blocked_definition == "no_legal_move_anywhere" and self.going_out_stuck():
+            self._finish(EndReason.BLOCKED, (), "go_out_on_double")
 
     # -- undo -------------------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def test_creating_a_game_from_the_form_opens_its_scoresheet(client: FlaskClient)
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Save round 1" in page
-    assert "the double blank counts 50" in page
+    assert "the double-blank counts 50" in page  # the blank rule in words, not its setting
     game = client.get(f"/api/games/{game_id}").get_json()
     assert game["players"] == ["Ann", "Bob", "Cy", "Dee"]
     assert game["rules"]["blank_scoring"] == "double_blank_50"

@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
 
+from companion.photo_overlay import display_box
 from companion.photos import CHECK_BELOW, tiles_for_picker
 from companion.rules import Rules, Tile, score_hand
 from tests.conftest import GameActions
@@ -340,7 +341,24 @@ def test_photo_fills_the_picker_and_saves_only_when_confirmed(
     assert ticked_tiles(html) == read_tiles
     unsure = {str(Tile(*t.pips)) for t in expected.tiles if t.confidence < CHECK_BELOW}
     assert marked_tiles(html) == unsure
-    assert html.count("check this tile") == len(unsure)
+    assert html.count('class="check-note"') == len(unsure), "one mark per unsure tile in the grid"
+    # The same reading listed as chips, one per tile read, each numbered, unsure ones marked in
+    # words; and drawn as outlines for the page script to lay over the photo.
+    chips = re.findall(
+        r'<li class="chip( unsure)?[^"]*">\s*<span class="chip-number">(\d+)</span>\s*'
+        r'<span class="chip-label">([0-9]+-[0-9]+)</span>',
+        html,
+    )
+    assert sorted(label for _, _, label in chips) == sorted(
+        str(Tile(*tile.pips)) for tile in expected.tiles
+    )
+    assert [int(number) for _, number, _ in chips] == list(range(1, len(chips) + 1))
+    unsure_reads = sum(tile.confidence < CHECK_BELOW for tile in expected.tiles)
+    assert sum(bool(mark) for mark, _, _ in chips) == unsure_reads
+    assert html.count("? check this tile") == unsure_reads
+    assert html.count('<g class="read-tile') == len(expected.tiles)
+    box = display_box(expected.width, expected.height)
+    assert f'viewBox="0 0 {box[0]:g} {box[1]:g}"' in html
     rules = Rules.from_json({"blank_scoring": "double_blank_50"})
     points = score_hand([Tile.parse(text) for text in read_tiles], rules, went_out=not read_tiles)
     if read_tiles:

@@ -166,13 +166,14 @@ def test_a_house_rules_conflict_shows_both_values_and_keeps_the_sheets(
     assert stale.status_code == 409
     page = stale.get_data(as_text=True)
     assert (
-        "Blank scoring: on the sheet now: the double blank counts 50 — yours: the double "
-        "blank counts 25." in page
+        "What blanks count: on the sheet now: the double-blank counts 50; other blanks count 0 "
+        "— yours: the double-blank counts 25; other blanks count 0." in page
     )
     assert 'name="mine-value-blank_scoring" value="&#34;double_blank_25&#34;"' in page
     assert '<option value="double_blank_50" selected' in page  # the sheet's value is kept
     assert (
-        "Going out bonus" not in page.split("Changed on another phone")[1].split("</fieldset>")[0]
+        "Bonus for going out"
+        not in page.split("Changed on another phone")[1].split("</fieldset>")[0]
     )
     again = {**mine, "version": "2", "rule-blank_scoring": "double_blank_50"}
     if use_mine:

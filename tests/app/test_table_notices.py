@@ -182,4 +182,4 @@ def test_rules_are_named_in_words_without_survey_codes(
     assert not re.search(r"\bS-\d\d|\bP-[A-Z]{2}|seeds? 00\d|variants B\.2", text)
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)
     if path == "{sheet}":
-        assert "Standard, with 1 change: blanks: the double blank counts 50" in text
+        assert "Standard, with 1 change: the double-blank counts 50; other blanks count 0" in text

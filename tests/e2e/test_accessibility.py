@@ -106,12 +106,12 @@ def open_house_rules_with_a_conflict(page: Page, game: dict[str, Any]) -> None:
     page.get_by_role("link", name="Change the house rules").click()
     other = page.context.new_page()
     other.goto(page.url)
-    other.get_by_label("Blank scoring").select_option("double_blank_50")
+    other.get_by_label("What blanks count").select_option("double_blank_50")
     other.get_by_role("button", name="Save the house rules").click()
     other.close()
-    page.get_by_label("Blank scoring").select_option("double_blank_25")
+    page.get_by_label("What blanks count").select_option("double_blank_25")
     page.get_by_role("button", name="Save the house rules").click()
-    expect(page.get_by_label("Use mine (the double blank counts 25)")).to_be_visible()
+    expect(page.get_by_label("Use mine (the double-blank counts 25; other blanks count 0)")).to_be_visible()
 
 
 def open_error_page(page: Page, game: dict[str, Any]) -> None:

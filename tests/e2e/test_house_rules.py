@@ -34,13 +34,14 @@ def test_bonus_and_marker_penalty_chosen_at_setup_are_shown_and_scored(page: Pag
     open_house_rules(page)
     for seat, name in enumerate(["Ann", "Bob", "Cy"], start=1):
         page.get_by_label(f"Player {seat}", exact=True).fill(name)
-    page.get_by_label("Going out bonus").fill("-10")
-    page.get_by_label("Open marker penalty").fill("10")
+    page.get_by_label("Bonus for going out").fill("-10")
+    page.get_by_label("Penalty for markers left up").fill("10")
     page.get_by_role("button", name="Start the game").click()
 
     rules = page.get_by_role("region", name="House rules")
-    expect(rules).to_contain_text("going-out bonus -10")
-    expect(rules).to_contain_text("marker penalty 10")
+    # Shown in words, not as setting names.
+    expect(rules).to_contain_text("10 points off for going out")
+    expect(rules).to_contain_text("10 points for each of your markers still up")
 
     page.get_by_role("group", name="Ann").get_by_label("Went out").check()
     points_box(page, "Bob").fill("20")
@@ -49,4 +50,6 @@ def test_bonus_and_marker_penalty_chosen_at_setup_are_shown_and_scored(page: Pag
     page.get_by_role("button", name="Save round 1").click()
 
     expect(totals_row(page)).to_have_text(["-10", "30", "5"])
-    expect(page.get_by_role("region", name="House rules")).to_contain_text("going-out bonus -10")
+    expect(page.get_by_role("region", name="House rules")).to_contain_text(
+        "10 points off for going out"
+    )

@@ -13,12 +13,10 @@ from hypothesis import strategies as st
 
 from companion.rules.referee import answer
 
-CASES_FILE = Path("/work/shared/referee-cases/cases.jsonl")
-QUERIES = (
-    [json.loads(line)["query"] for line in CASES_FILE.read_text().splitlines() if line.strip()]
-    if CASES_FILE.exists()
-    else [{"kind": "score", "rules": {"preset": "standard"}, "hand": [[1, 2]]}]
-)
+CASES_FILE = Path(__file__).parent / "data" / "cases.jsonl"
+QUERIES = [
+    json.loads(line)["query"] for line in CASES_FILE.read_text().splitlines() if line.strip()
+]
 
 junk = st.one_of(
     st.none(),

@@ -30,7 +30,9 @@ from vision.finder import (
     face_axes,
     input_size,
     inside_original,
+    ordered_corners,
     outline_iou,
+    pad_to,
     parallelogram,
     preprocess,
     same_place_suppressed,
@@ -39,6 +41,7 @@ from vision.finder import (
     with_border,
 )
 from vision.synth import render_scene
+from vision.tiles import order_corners
 
 
 def _rectangle(cx: float, cy: float, length: float, width: float, angle: float) -> np.ndarray:
@@ -115,6 +118,13 @@ def test_decode_drops_a_face_cut_by_the_photo_edge_and_weak_peaks() -> None:
     cut = _rectangle(20, 150, 100, 50, 0.0)  # reaches x = -30
     maps = _maps_for([inside, cut], 512, 384)
     assert len(decode(maps, 1.0, (512, 384))) == 1
+    # Asked for, the face cut by the edge comes back apart, clipped to the photo.
+    edge: list[FoundTile] = []
+    (kept,) = decode(maps, 1.0, (512, 384), cut=edge)
+    assert outline_iou(kept.corners, inside) > 0.97
+    (seen,) = edge
+    assert seen.corners[:, 0].min() == 0.0
+    assert seen.corners[:, 0].max() == pytest.approx(70, abs=1)
     maps[0, HEATMAP] *= 0.2
     assert decode(maps, 1.0, (512, 384)) == []
 
@@ -284,3 +294,54 @@ def test_shrinking_averages_areas_whatever_the_ratio() -> None:
         assert np.abs(small.astype(int) - 127).max() <= 3
     bigger = shrink(image[:10, :20], 40, 20)
     assert bigger.shape == (20, 40, 3)
+
+
+def test_corners_are_ordered_for_many_outlines_at_once_as_for_one() -> None:
+    rng = np.random.default_rng(5)
+    centres = rng.uniform(0, 500, (200, 1, 2))
+    quads = (centres + rng.normal(0, 40, (200, 4, 2))).astype(np.float32)
+    quads[:50] = np.stack(
+        [_rectangle(*rng.uniform(0, 500, 2), 60, 30, rng.uniform(0, 7)) for _ in range(50)]
+    )
+    together = ordered_corners(quads)
+    assert together.shape == (200, 4, 2)
+    for quad, ordered in zip(quads, together, strict=True):
+        assert np.array_equal(ordered, order_corners(quad))
+
+
+def test_padding_a_network_input_repeats_its_last_row_and_column() -> None:
+    tensor = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
+    grown = pad_to(tensor, 5, 6)
+    assert grown.shape == (2, 5, 6)
+    assert np.array_equal(grown[:, :3, :4], tensor)
+    assert np.array_equal(grown[:, 4, :4], tensor[:, 2, :])
+    assert np.array_equal(grown[:, :3, 5], tensor[:, :, 3])
+    assert pad_to(tensor, 3, 4) is tensor
+
+
+@needs_model
+def test_the_committed_finder_runs_any_batch_as_single_runs_would() -> None:
+    finder = TileFinder()
+    session = finder._session
+    assert not isinstance(session.get_inputs()[0].shape[0], int), "batch should be free"
+    inputs = np.random.default_rng(2).random((3, 3, 96, 128), dtype=np.float32)
+    (together,) = session.run(None, {"image": inputs})
+    for index in range(3):
+        (alone,) = session.run(None, {"image": inputs[index : index + 1]})
+        assert np.allclose(together[index], alone[0], atol=1e-4)
+
+
+@needs_model
+def test_the_batched_second_look_outlines_tiles_as_one_crop_at_a_time_does() -> None:
+    batched, single = TileFinder(), TileFinder()
+    single._batches = False  # as with a model exported before its batch was made free
+    for seed in (941, 942, 943):
+        scene = render_scene(seed, size=(1280, 960), n_tiles=(6, 12))
+        together, apart = batched.find(scene.image), single.find(scene.image)
+        assert len(together) == len(apart) > 0
+        # Crops cut by the photo's edge are padded to the batch's size, so allow a pixel (and
+        # faces of nearly equal score may swap places in the list).
+        for first in together:
+            second = min(apart, key=lambda face: float(np.abs(face.corners - first.corners).max()))
+            assert np.abs(first.corners - second.corners).max() <= 1.0
+            assert first.score == pytest.approx(second.score, abs=0.02)

@@ -10,7 +10,7 @@ import pytest
 
 from vision.finder import DEFAULT_FINDER_MODEL, outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.pipeline import HandReader
+from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines
 from vision.synth import render_background, render_scene, render_tile_crop
 
 pytestmark = pytest.mark.skipif(
@@ -118,3 +118,16 @@ def test_outlines_start_at_the_top_left_corner_and_run_clockwise(reader: HandRea
         assert sums[0] == sums.min()
         x, y = corners[:, 0], corners[:, 1]
         assert float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0  # clockwise, y down
+
+
+def _quad(x: float, y: float) -> np.ndarray:
+    return np.array([[x, y], [x + 80, y], [x + 80, y + 40], [x, y + 40]], np.float32)
+
+
+def test_outlines_not_counted_but_believed_somewhat_become_hints_away_from_the_tiles() -> None:
+    outlines = [_quad(0, 0), _quad(300, 0), _quad(600, 0), _quad(10, 5), _quad(305, 3)]
+    belief = [0.9, 0.2, 0.05, 0.15, 0.12]
+    # 1 is a hint; 2 is believed too little; 3 lies on the kept tile 0; 4 on the better hint 1.
+    assert doubted_outlines(belief, outlines, kept=[0]) == [1]
+    many = [_quad(200 * i, 500) for i in range(MAX_HINTS + 3)]
+    assert len(doubted_outlines([0.2] * len(many), many, kept=[])) == MAX_HINTS

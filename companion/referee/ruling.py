@@ -1,0 +1,436 @@
+"""Judging a disputed position and saying the ruling in words a table reads aloud.
+
+Every ruling goes through the referee contract (``companion.rules.referee.answer``), so the
+page says exactly what ``python -m companion.rules check`` says for the same query; this
+module only adds the words around it: the verdict, the rule's name, the value in force and
+where it comes from, and which rule books would rule the other way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, Play, Rules
+from ..rules.describe import books_with, rule_name, value_words, where_from
+from ..rules.referee import QueryError, answer, build_state
+from .dispute import DisputeForm, PositionError, TrainRow, tile_words
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another value of the deciding rule under which the ruling would go the other way."""
+
+    value: str
+    """The value in words."""
+    books: tuple[str, ...]
+    """The rule books (titles) that play it that way."""
+
+
+@dataclass(frozen=True)
+class RulingView:
+    """A ruling as the page shows it and the scoresheet keeps it."""
+
+    question: str
+    """The question in words."""
+    verdict: str
+    """The large word or two: "Allowed", "Not allowed", "92 points", ..."""
+    tone: str
+    """"yes", "no" or "info", for the verdict's colour (the words say it too)."""
+    sentence: str
+    """One or two sentences to read aloud."""
+    rule: str | None = None
+    """The deciding rule's name in words."""
+    value: str | None = None
+    """The house-rule value in force, in words (``None`` for a core rule)."""
+    source: str | None = None
+    """Where that value comes from: the rule book's title and section."""
+    alternatives: tuple[Alternative, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the ruling assumed (an unknown hand, trains whose end was not given)."""
+    options: tuple[str, ...] = ()
+    """For "What can I play?": every legal action, in words."""
+    query: dict[str, Any] = field(default_factory=dict)
+    answer: dict[str, Any] = field(default_factory=dict)
+
+
+def judge(form: DisputeForm, preset: str) -> RulingView:
+    """Rules on the question ``form`` holds, under its rules (taken from ``preset``'s book).
+
+    :raises: :exc:`PositionError` naming the field when the position cannot be judged.
+    """
+    if form.errors:
+        field_name, message = next(iter(form.errors.items()))
+        raise PositionError(field_name, message)
+    if form.ask == "turn":
+        return _judge_turn(form, preset)
+    if form.ask == "options":
+        return _judge_options(form)
+    if form.ask == "round":
+        return _judge_round(form, preset)
+    if form.ask == "score":
+        return _judge_score(form, preset)
+    if form.ask == "call":
+        return _judge_call(form, preset)
+    return _judge_setup(form, preset)
+
+
+def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
+    result, ok = answer(query)
+    if not ok:
+        message = str(result.get("error", ""))
+        raise PositionError(field_for(message, form), words_for(message, form))
+    return result
+
+
+def _rule_parts(rules: Rules, preset: str, rule: str | None) -> dict[str, Any]:
+    if not rule:
+        return {}
+    if rule in KEYS:
+        return {
+            "rule": rule_name(rule),
+            "value": value_words(rule, getattr(rules, rule)),
+            "source": where_from(preset, rule),
+        }
+    return {
+        "rule": rule_name(rule),
+        "source": "A core rule of Mexican Train that every rule book shares.",
+    }
+
+
+def _alternatives(rule: str | None, values: list[Any]) -> tuple[Alternative, ...]:
+    if not rule or rule not in KEYS:
+        return ()
+    return tuple(
+        Alternative(value_words(rule, value), tuple(books_with(rule, value))) for value in values
+    )
+
+
+# -- turns ------------------------------------------------------------------------------------
+
+
+def actions_words(form: DisputeForm) -> str:
+    """The disputed actions as a player says them: "play 2-11 on Cy's train, then pass"."""
+    name = form.seats[form.seat] if form.seat is not None else "the player"
+    parts: list[str] = []
+    played = False
+    for action in form.actions:
+        if action.kind == "play" and action.tile is not None and action.train is not None:
+            label = action.train.label
+            if action.train.owner == form.seat:
+                label = "their own train"
+            parts.append(f"play {tile_words(action.tile, action.against)} on {label}")
+            played = True
+        elif action.kind == "draw":
+            parts.append(f"draw {'the ' + str(action.tile) if action.tile else 'a tile'}")
+        elif action.kind == "end":
+            parts.append("end the turn" if played else "pass")
+        elif action.kind == "marker":
+            parts.append("take their marker down")
+    del name
+    if not parts:
+        return "play"
+    return ", then ".join(parts)
+
+
+def _position_notes(form: DisputeForm) -> list[str]:
+    notes: list[str] = []
+    opened = [e for e in form.trains if e.open_double and e.end is not None]
+    for entry in opened:
+        notes.append(f"open double {entry.end}-{entry.end} on {entry.row.label}")
+    marked = [e.row.label for e in form.trains if e.marker]
+    if marked:
+        notes.append("marker on " + ", ".join(marked))
+    if form.ticked("first"):
+        notes.append("their first turn")
+    if form.text("boneyard") == "0":
+        notes.append("boneyard empty")
+    return notes
+
+
+def _turn_question(form: DisputeForm) -> str:
+    name = form.seats[form.seat] if form.seat is not None else "the player"
+    question = f"May {name} {actions_words(form)}?"
+    notes = _position_notes(form)
+    return question + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _assumptions(form: DisputeForm) -> list[str]:
+    notes: list[str] = []
+    name = form.seats[form.seat] if form.seat is not None else "the player"
+    if not form.hand and form.ticked("last"):
+        notes.append(f"{name}'s hand was not given: these are taken to be their last tiles.")
+    elif not form.hand:
+        notes.append(
+            f"{name}'s hand was not given, so this assumes {name} holds other tiles, none of "
+            "which fits anywhere."
+        )
+    unspecified = [
+        e.row.label
+        for e in form.trains
+        if e.started and e.end is None and not form.own_train_unplayed(e)
+    ]
+    if unspecified:
+        notes.append(
+            "No end was entered for "
+            + ", ".join(unspecified)
+            + ": a tile played there is taken to fit, and otherwise the train is taken to show "
+            "a number none of these tiles has."
+        )
+    return notes
+
+
+def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
+    query = form.turn_query()
+    result = _ask(form, query)
+    name = form.seats[form.seat] if form.seat is not None else "the player"
+    question = _turn_question(form)
+    notes = tuple(_assumptions(form))
+    if result["legal"]:
+        return RulingView(
+            question=question,
+            verdict="Allowed",
+            tone="yes",
+            sentence=f"Yes: {name} may {actions_words(form)}."
+            + (" That ends the round." if result["after"].get("round_over") else ""),
+            notes=notes,
+            query=query,
+            answer=result,
+        )
+    step = result["step"]
+    sentence = result["reason"]
+    if step:
+        verb = "is" if step == 1 else "are"
+        sentence = f"The first {_count_words(step)} {verb} fine, but then: {sentence}"
+    rule = result.get("rule")
+    return RulingView(
+        question=question,
+        verdict="Not allowed",
+        tone="no",
+        sentence=sentence,
+        alternatives=_alternatives(rule, result.get("allowed_under", [])),
+        notes=notes,
+        query=query,
+        answer=result,
+        **_rule_parts(form.rules, preset, rule),
+    )
+
+
+def _count_words(step: int) -> str:
+    return "action" if step == 1 else f"{step} actions"
+
+
+def _judge_options(form: DisputeForm) -> RulingView:
+    query = form.turn_query()
+    query["actions"] = []
+    _ask(form, query)  # the same checks and messages as a disputed turn
+    assert form.seat is not None
+    name = form.seats[form.seat]
+    table = query["table"]
+    try:
+        state = build_state(form.rules, table, {name: list(form.hand)}, name)
+    except QueryError as error:  # pragma: no cover - the contract answer above checked it
+        raise PositionError("form", words_for(str(error), form)) from None
+    state.begin_turn(form.seat, first_turn=form.ticked("first"))
+    rows = form.rows
+    by_id: dict[int, TrainRow] = {i: row for i, row in enumerate(rows) if row.owner is not None}
+    by_id[MEXICAN] = rows[len(form.seats)]
+    if len(rows) > len(form.seats) + 1:
+        by_id[MEXICAN2] = rows[len(form.seats) + 1]
+    plays: list[str] = []
+    others: list[str] = []
+    for action in state.legal_actions:
+        if type(action) is Play:
+            row = by_id[action.train]
+            end = state.open_end(action.train)
+            label = "their own train" if row.owner == form.seat else row.label
+            if not state.started[action.train]:
+                label = f"{label} (starting it)"
+                end = form.engine
+            plays.append(f"play {tile_words(action.tile, end)} on {label}")
+        elif type(action) is Draw:
+            others.append("draw from the boneyard")
+        elif type(action) is End:
+            others.append("pass (their marker goes up)")
+        else:
+            others.append("take their marker down")
+    if plays:
+        verdict = f"{len(plays)} possible play{'' if len(plays) == 1 else 's'}"
+        sentence = f"{name} may " + "; or ".join(plays) + "."
+        if form.rules.must_play_if_able:
+            sentence += f" {name} must play one of them."
+    elif others:
+        verdict = "No tile fits"
+        sentence = f"No tile in {name}'s hand may be played now: {name} may " + (
+            " or ".join(others) + "."
+        )
+    else:
+        verdict = "Nothing to do"
+        sentence = f"{name} has no legal action here."
+    return RulingView(
+        question=f"What can {name} play? ({len(form.hand)} tiles in hand)",
+        verdict=verdict,
+        tone="info",
+        sentence=sentence,
+        options=tuple(plays + others),
+        notes=tuple(n for n in _assumptions(form) if "hand was not given" not in n),
+        query=query,
+        answer={"actions": plays + others},
+    )
+
+
+# -- the other questions ------------------------------------------------------------------------
+
+
+def _judge_round(form: DisputeForm, preset: str) -> RulingView:
+    queries = form.round_queries()
+    results = [_ask(form, query) for query in queries]
+    if len(results) == 2 and results[0]["over"] != results[1]["over"]:
+        unknown = [s for s in range(len(form.seats)) if s not in form.hands]
+        names = " and ".join(form.seats[s] for s in unknown)
+        raise PositionError(
+            f"hand-{unknown[0]}",
+            f"Whether the round is over depends on what {names} "
+            f"{'holds' if len(unknown) == 1 else 'hold'}: tick their tiles (or mark them out).",
+        )
+    result = results[0]
+    out = [form.seats[s] for s, tiles in form.hands.items() if not tiles]
+    notes = []
+    if out:
+        notes.append("out of tiles: " + ", ".join(out))
+    if form.text("passes") and form.text("passes") != "0":
+        notes.append(f"{form.text('passes')} passes in a row")
+    if form.text("boneyard") == "0":
+        notes.append("boneyard empty")
+    question = "Is the round over?" + (f" ({'; '.join(notes)})" if notes else "")
+    rule = result.get("rule")
+    if rule == "went_out":
+        rule = None
+    return RulingView(
+        question=question,
+        verdict="The round is over" if result["over"] else "Not over yet",
+        tone="yes" if result["over"] else "no",
+        sentence=result["reason"],
+        query=queries[0],
+        answer=result,
+        **_rule_parts(form.rules, preset, rule),
+    )
+
+
+def _judge_score(form: DisputeForm, preset: str) -> RulingView:
+    query = form.score_query()
+    result = _ask(form, query)
+    hand = " ".join(str(t) for t in form.hand) or "an empty hand"
+    points = result["points"]
+    return RulingView(
+        question=f"What does {hand} score?",
+        verdict=f"{points} point{'' if points in (1, -1) else 's'}",
+        tone="info",
+        sentence=result["reason"],
+        query=query,
+        answer=result,
+        **_rule_parts(form.rules, preset, "blank_scoring"),
+    )
+
+
+def _judge_call(form: DisputeForm, preset: str) -> RulingView:
+    query = form.call_query()
+    result = _ask(form, query)
+    draw = result["draw"]
+    if draw == 0 and not result["skip_turn"]:
+        verdict = "No penalty"
+    else:
+        verdict = f"Draw {draw}" + (" and miss a turn" if result["skip_turn"] else "")
+    in_time = " (called in time)" if form.ticked("in_time") else ""
+    return RulingView(
+        question=f"A player did not call their last tile{in_time}: what now?",
+        verdict=verdict,
+        tone="info",
+        sentence=result["reason"],
+        query=query,
+        answer=result,
+        **_rule_parts(form.rules, preset, "last_tile_call"),
+    )
+
+
+def _judge_setup(form: DisputeForm, preset: str) -> RulingView:
+    query = form.setup_query()
+    result = _ask(form, query)
+    players = query["players"]
+    engines = result["engines"]
+    leaders = result["leaders"]
+    schedule = ", ".join(str(e) for e in engines[:4])
+    if len(engines) > 4:
+        schedule += f" … {engines[-1]}"
+    if leaders and leaders[0] is not None and players == len(form.seats):
+        first = form.seats[leaders[0]]
+        lead = f"{first} leads round 1 and the lead passes to the left each round."
+    elif leaders and leaders[0] is not None:
+        lead = "The first seat leads round 1 and the lead passes to the left each round."
+    else:
+        lead = "Whoever holds the round's engine double leads."
+    sentence = (
+        f"Deal {result['hand_size']} tiles to each of the {players} players; "
+        f"{result['boneyard']} stay in the boneyard. {result['rounds']} rounds, engines "
+        f"{schedule}. {lead}"
+    )
+    parts = _rule_parts(form.rules, preset, "hand_size")
+    return RulingView(
+        question=f"How many tiles do we deal to {players} players, and who leads?",
+        verdict=f"{result['hand_size']} tiles each",
+        tone="info",
+        sentence=sentence,
+        query=query,
+        answer=result,
+        **parts,
+    )
+
+
+# -- contract errors in words -------------------------------------------------------------------
+
+_PATH = re.compile(r"^([a-z_]+(?:\.[^:\s\[]+)*(?:\[\d+\])?(?:\.[a-z_]+)?(?:\[\d+\])?): ")
+
+
+def field_for(message: str, form: DisputeForm) -> str:
+    """The form field a contract error is about (``"form"`` when none fits)."""
+    match = _PATH.match(message)
+    path = match.group(1) if match else ""
+    names = {row.name: row.key for row in form.rows}
+    if path.startswith("table.trains."):
+        name = path.split(".")[2].split("[")[0]
+        return f"end-{names.get(name, '')}" if name in names else "form"
+    if path.startswith("table.open_doubles"):
+        index = re.search(r"\[(\d+)\]", path)
+        opened = [e.row.key for e in form.trains if e.open_double]
+        if index and int(index.group(1)) < len(opened):
+            return f"end-{opened[int(index.group(1))]}"
+        return "form"
+    if path == "table.engine":
+        return "engine"
+    if path.startswith("turn.hand") or path.startswith("hand"):
+        return "hand" if not path.startswith("hands.") else _hand_field(path, form)
+    if path.startswith("actions["):
+        index = re.search(r"\[(\d+)\]", path)
+        if index and int(index.group(1)) < len(form.actions):
+            return f"act{form.actions[int(index.group(1))].index}-a"
+    if path.startswith("rules"):
+        return "change"
+    if path == "next_seat":
+        return "next"
+    return "form"
+
+
+def _hand_field(path: str, form: DisputeForm) -> str:
+    seat = path.split(".")[1].split("[")[0]
+    return f"hand-{form.seats.index(seat)}" if seat in form.seats else "form"
+
+
+def words_for(message: str, form: DisputeForm) -> str:
+    """A contract error with its field path turned into words."""
+    text = _PATH.sub("", message, count=1)
+    for row in form.rows:
+        text = text.replace(f"table.trains.{row.name}", row.label)
+    text = re.sub(r"the hand of (\w+)", r"\1's hand", text)
+    text = text.replace("table.engine", "the engine")
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

@@ -1,0 +1,428 @@
+"""The referee pages: settle a dispute inside a game (anyone at the table may ask) or without
+one, keep a ruling with the game, and read the tiles in dispute from a photo."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
+
+from .. import photos
+from ..extensions import db
+from ..games import access, service
+from ..games.models import Game
+from ..games.ruleform import parse_token, value_token
+from ..photo_overlay import Overlay
+from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
+from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
+from .dispute import (
+    ACTION_KINDS,
+    ACTION_ROWS,
+    ASK_KINDS,
+    BONEYARD_CHOICES,
+    ROUND_ENDS,
+    DisputeForm,
+    PositionError,
+)
+from .models import KeptRuling
+from .ruling import RulingView, judge
+
+bp = Blueprint("referee", __name__)
+
+SET_SIZES = (6, 9, 12, 15, 18)
+DEFAULT_PLAYERS = 4
+MAX_PLAYERS = 8
+KEPT_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who is asking and under which rules: a game's table, or a table with no game."""
+
+    game: Game | None
+    seats: tuple[str, ...]
+    rules: Rules
+    """The rules the question is judged under (the table's, or another book's, plus a change)."""
+    preset: str
+    """The rule book ``rules`` come from."""
+    own_rules: Rules
+    own_preset: str
+    engine: int
+    book: str
+    """The rule book asked for ("" for the table's own)."""
+    change: str
+    """One changed value, "key=value" ("" for none)."""
+    set_max: int
+
+    def url(self, endpoint_suffix: str = "page", **values: Any) -> str:
+        if self.game is not None:
+            return url_for(f"referee.game_{endpoint_suffix}", game_id=self.game.id, **values)
+        params: dict[str, Any] = {"set_max": self.set_max, "players": len(self.seats)}
+        if self.book:
+            params["book"] = self.book
+        return url_for(f"referee.{endpoint_suffix}", **params, **values)
+
+
+def change_choices(rules: Rules) -> list[tuple[str, list[tuple[str, str]]]]:
+    """One changed value to re-ask under: (rule name, [(token, value in words), ...])."""
+    groups = []
+    for key, values in CHOICES.items():
+        if values is None or key == "set_max":
+            continue
+        current = getattr(rules, key)
+        options = [
+            (f"{key}={value_token(value)}", value_words(key, value))
+            for value in values
+            if not (value == current and type(value) is type(current))
+        ]
+        groups.append((rule_name(key), options))
+    return groups
+
+
+def _rules_for(base: Rules, base_preset: str, book: str, change: str) -> tuple[Rules, str]:
+    rules, preset = base, base_preset
+    if book and book != base_preset:
+        if book not in PRESETS:
+            raise PositionError("book", "Choose one of the rule books listed.")
+        data: dict[str, Any] = {"preset": book, "set_max": base.set_max}
+        try:
+            rules = Rules.from_json(data)
+        except RulesError:
+            raise PositionError("book", "That rule book can't be used with this set.") from None
+        preset = book
+    if change:
+        key, _, token = change.partition("=")
+        if key not in CHOICES or CHOICES[key] is None or key == "set_max":
+            raise PositionError("change", "Choose one of the rule changes listed.")
+        try:
+            rules = rules.replace(**{key: parse_token(token)})
+        except RulesError:
+            raise PositionError("change", "Choose one of the rule changes listed.") from None
+    return rules, preset
+
+
+def _current_engine(game: Game) -> int:
+    view = service.view_game(game)
+    if view.next_round is not None:
+        return view.next_round.engine
+    return view.rounds[-1].engine if view.rounds else view.rules.set_max
+
+
+def _source() -> Mapping[str, str]:
+    # A refused upload leaves no form to read: its error page works from the address alone.
+    if request.method == "POST" and not getattr(request, "upload_refused", False):
+        return request.form
+    return request.args
+
+
+def game_table(game: Game) -> Table:
+    """The table of a game: its seats, its rules and the current round's engine."""
+    own = service.load_rules(game)
+    source = _source()
+    book = source.get("book", "").strip()
+    change = source.get("change", "").strip()
+    try:
+        rules, preset = _rules_for(own, game.preset, book, change)
+    except PositionError:
+        rules, preset, book, change = own, game.preset, "", ""
+    return Table(
+        game, tuple(game.players), rules, preset, own, game.preset, _current_engine(game),
+        book, change, own.set_max,
+    )  # fmt: skip
+
+
+def free_table() -> Table:
+    """A table with no game: the set, rule book and number of players come from the request."""
+    source = _source()
+    set_text = source.get("set_max", "12")
+    set_max = int(set_text) if set_text.isdigit() and int(set_text) in SET_SIZES else 12
+    players_text = source.get("players", str(DEFAULT_PLAYERS))
+    players = int(players_text) if players_text.isdigit() else DEFAULT_PLAYERS
+    players = min(max(players, 2), MAX_PLAYERS)
+    book = source.get("book", "standard").strip() or "standard"
+    if book not in PRESETS:
+        book = "standard"
+    base = Rules.from_json({"preset": book, "set_max": set_max})
+    change = source.get("change", "").strip()
+    try:
+        rules, preset = _rules_for(base, book, "", change)
+    except PositionError:
+        rules, preset, change = base, book, ""
+    seats = tuple(f"Player {n}" for n in range(1, players + 1))
+    return Table(None, seats, rules, preset, base, book, set_max, book, change, set_max)
+
+
+def chosen_ask() -> str:
+    ask = _source().get("ask", "turn")
+    return ask if ask in ASK_KINDS else "turn"
+
+
+def read_form(table: Table, ask: str) -> DisputeForm:
+    """The submitted question, read and checked."""
+    lists = {key: request.form.getlist(key) for key in request.form if _is_list(key)}
+    single = {key: value for key, value in request.form.items() if not _is_list(key)}
+    return DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
+
+
+def _is_list(key: str) -> bool:
+    return key == "hand" or key.startswith("hand-")
+
+
+def render_page(
+    table: Table,
+    ask: str,
+    form: DisputeForm,
+    *,
+    ruling: RulingView | None = None,
+    photo_tiles: list[Tile] | None = None,
+    overlay: Overlay | None = None,
+    photo_key: str = "",
+    status: int = 200,
+) -> tuple[str, int]:
+    """Show the referee page for ``table``: the question form, and a ruling when given."""
+    kept: list[KeptRuling] = []
+    editable = False
+    if table.game is not None:
+        kept = kept_rulings(table.game.id)
+        editable = access.can_edit(table.game)
+    return render_template(
+        "referee/page.html",
+        table=table,
+        game=table.game,
+        ask=ask,
+        asks=ASK_KINDS,
+        form=form,
+        values=form.values,
+        errors=form.errors,
+        ruling=ruling,
+        kept=kept,
+        editable=editable,
+        rows=form.rows,
+        action_rows=ACTION_ROWS,
+        action_kinds=ACTION_KINDS,
+        boneyard_choices=BONEYARD_CHOICES,
+        round_ends=ROUND_ENDS,
+        tiles=sorted(full_set(table.set_max), key=lambda t: (-t.high, -t.low)),
+        books={name: book_title(name) for name in PRESETS},
+        own_label=preset_label(table.own_preset, table.own_rules.to_json()),
+        summary=rules_summary(table.rules.to_json(), table.preset),
+        changes=change_choices(table.rules),
+        set_sizes=SET_SIZES,
+        max_players=MAX_PLAYERS,
+        photo_tiles=photo_tiles or _photo_tiles_kept(),
+        overlay=overlay,
+        photo_key=photo_key,
+        photo_reading=photos.reading_available(),
+        max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
+    ), status
+
+
+def _photo_tiles_kept() -> list[Tile]:
+    tiles: list[Tile] = []
+    for text in _source().get("photo-tiles", "").split():
+        try:
+            tiles.append(Tile.parse(text))
+        except ValueError:
+            continue
+    return tiles
+
+
+def kept_rulings(game_id: str) -> list[KeptRuling]:
+    """The rulings kept with a game, newest first."""
+    rows = db.session.execute(
+        db.select(KeptRuling)
+        .where(KeptRuling.game_id == game_id)
+        .order_by(KeptRuling.at.desc(), KeptRuling.id.desc())
+        .limit(KEPT_SHOWN)
+    ).scalars()
+    return list(rows)
+
+
+def apply_use(form: DisputeForm, use: str) -> None:
+    """A one-tap choice from a photo: the tile played, or the end of the train played on."""
+    kind, _, value = use.partition(":")
+    if kind == "tile":
+        try:
+            tile = Tile.parse(value)
+        except ValueError:
+            return
+        form.values["act0-kind"] = "play"
+        form.values["act0-a"], form.values["act0-b"] = str(tile.high), str(tile.low)
+        # The half shared with the train's end goes against it (their own train by default).
+        on = form.values.get("act0-on") or form.values.get("seat", "")
+        end = form.values.get(f"end-{on}", "")
+        if isinstance(end, str) and end.isdigit() and tile.has(int(end)):
+            form.values["act0-a"] = end
+            form.values["act0-b"] = str(tile.other_half(int(end)))
+    elif kind == "end" and value.isdigit():
+        on = form.values.get("act0-on") or form.values.get("seat", "")
+        if isinstance(on, str) and on:
+            form.values[f"end-{on}"] = value
+    form.errors.clear()
+
+
+def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
+    """Judge a submitted question (or apply a photo choice, or keep the ruling)."""
+    ask = chosen_ask()
+    form = read_form(table, ask)
+    use = request.form.get("use", "")
+    if use:
+        apply_use(form, use)
+        return render_page(table, ask, form)
+    try:
+        ruling = judge(form, table.preset)
+    except PositionError as problem:
+        form.errors.setdefault(problem.field, problem.message)
+        return render_page(table, ask, form, status=400)
+    if request.form.get("keep") and table.game is not None:
+        kept = KeptRuling(
+            game_id=table.game.id,
+            question=ruling.question[:2000],
+            verdict=ruling.verdict[:80],
+            sentence=ruling.sentence[:4000],
+            rule=(f"{ruling.rule}: {ruling.value}" if ruling.value else (ruling.rule or ""))[:1000],
+        )
+        db.session.add(kept)
+        db.session.commit()
+        flash("Ruling kept with the game.")
+        return redirect(table.url("page", ask=ask) + "#kept")
+    return render_page(table, ask, form, ruling=ruling)
+
+
+# -- routes ----------------------------------------------------------------------------------
+
+
+@bp.get("/referee")
+def page() -> tuple[str, int]:
+    """The referee without a game: choose the set, rule book and players, then ask."""
+    table = free_table()
+    ask = chosen_ask()
+    return render_page(table, ask, DisputeForm.blank(ask, table.seats, table.rules, table.engine))
+
+
+@bp.post("/referee")
+def answer() -> BaseResponse | tuple[str, int]:
+    """Rule on a question asked without a game."""
+    return answer_page(free_table())
+
+
+@bp.get("/games/<game_id>/referee")
+def game_page(game_id: str) -> tuple[str, int]:
+    """The referee inside a game: its seats, house rules and current engine."""
+    table = game_table(service.get_game(game_id))
+    ask = chosen_ask()
+    return render_page(table, ask, DisputeForm.blank(ask, table.seats, table.rules, table.engine))
+
+
+@bp.post("/games/<game_id>/referee")
+def game_answer(game_id: str) -> BaseResponse | tuple[str, int]:
+    """Rule on a question asked inside a game (no edit token needed: anyone may ask)."""
+    return answer_page(game_table(service.get_game(game_id)))
+
+
+@bp.post("/games/<game_id>/referee/photo")
+def game_photo(game_id: str) -> tuple[str, int]:
+    """Read the hand, or the tiles in dispute, from a photo (nothing is stored)."""
+    return read_photo(game_table(service.get_game(game_id)))
+
+
+@bp.post("/referee/photo")
+def photo() -> tuple[str, int]:
+    """Read tiles from a photo for a question asked without a game."""
+    return read_photo(free_table())
+
+
+def read_photo(table: Table) -> tuple[str, int]:
+    """Tick the hand from a photo, or offer the tiles read as one-tap choices."""
+    ask = chosen_ask()
+    form = read_form(table, ask)
+    form.errors.clear()
+    target = request.form.get("photo-target", "tiles")
+    upload = request.files.get("photo")
+    try:
+        if upload is None or not upload.filename:
+            raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
+        reading = photos.read_photo(upload.read(), set_max=table.set_max)
+    except photos.PhotoUnreadable as error:
+        status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
+        form.errors["photo"] = error.message
+        return render_page(table, ask, form, status=status)
+    tiles: list[Tile] = []
+    for tile, _confidence in reading.found:
+        if tile.high <= table.set_max and tile not in tiles:
+            tiles.append(tile)
+    if not tiles:
+        form.errors["photo"] = (
+            "No tiles were found in the photo. Take it again from straight above, or enter "
+            "the tiles by hand."
+        )
+        return render_page(table, ask, form, status=200)
+    if target == "hand":
+        form.values["hand"] = [str(tile) for tile in tiles]
+        flash(
+            f"Read {len(tiles)} tile{'' if len(tiles) == 1 else 's'} from the photo into the "
+            "hand: check them before asking."
+        )
+        return render_page(table, ask, form)
+    return render_page(
+        table,
+        ask,
+        form,
+        photo_tiles=tiles,
+        overlay=reading.overlay(table.rules),
+        photo_key=urlsplit(request.path).path,
+    )
+
+
+@bp.post("/games/<game_id>/rulings/<int:ruling_id>/delete")
+def delete_ruling(game_id: str, ruling_id: int) -> BaseResponse:
+    """Delete a kept ruling (the scorekeeper only)."""
+    game = service.get_game(game_id)
+    access.require_edit(game)
+    kept = db.session.get(KeptRuling, ruling_id)
+    if kept is None or kept.game_id != game.id:
+        abort(404, "That ruling is no longer kept with this game.")
+    db.session.delete(kept)
+    db.session.commit()
+    flash("Ruling deleted.")
+    return redirect(url_for("games.sheet", game_id=game.id) + "#rulings")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+    """A photo over the size limit: say so next to the photo field."""
+    limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+    request.upload_refused = True  # type: ignore[attr-defined]
+    table = (
+        game_table(service.get_game(str((request.view_args or {}).get("game_id"))))
+        if request.view_args and "game_id" in request.view_args
+        else free_table()
+    )
+    ask = request.args.get("ask", "turn")
+    ask = ask if ask in ASK_KINDS else "turn"
+    form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
+    form.errors["photo"] = (
+        f"This photo is too large to send (the limit is {limit // 2**20} MB). Take it again at a "
+        "lower resolution or choose a smaller file."
+    )
+    return render_page(table, ask, form, status=413)
+
+
+@bp.app_context_processor
+def rulings_for_templates() -> dict[str, Any]:
+    """Lets the scoresheet list the rulings kept with its game."""
+    return {"kept_rulings": kept_rulings}

@@ -10,7 +10,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from .extensions import db
-from .games.service import ServiceError
+from .games.errors import ServiceError
 from .storage import storage_trouble
 
 FRIENDLY_TITLES = {

@@ -8,9 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..games import service
+from ..games import export, service, sheetview
+from ..games.errors import StaleVersion, ValidationFailed
 from ..games.models import Game
-from ..games.service import StaleVersion, ValidationFailed
 from ..links import public_url
 from ..rules.referee import answer_text
 
@@ -80,7 +80,7 @@ def game_etag(game: Game) -> str:
 
 def game_response(game: Game, status: int = 200) -> Response:
     """Answer with the game, tagged with its version so pollers can ask If-None-Match."""
-    response = jsonify(service.game_to_json(service.view_game(game)))
+    response = jsonify(export.game_to_json(sheetview.view_game(game)))
     response.status_code = status
     response.set_etag(game_etag(game))
     response.headers["Cache-Control"] = "no-cache"
@@ -148,7 +148,7 @@ def stale_response(stale: StaleVersion) -> tuple[Response, int]:
         {
             "error": stale.message,
             "field": "version",
-            "game": service.game_to_json(service.view_game(stale.game)),
+            "game": export.game_to_json(sheetview.view_game(stale.game)),
         }
     ), 409
 

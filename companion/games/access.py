@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import session
 
+from .errors import TokenMissing, TokenWrong
 from .models import Game
-from .service import TokenMissing, TokenWrong, token_matches
+from .service import token_matches
 
 SESSION_KEY = "edit_tokens"
 SEEN_KEY = "seen_games"

@@ -13,7 +13,8 @@ from werkzeug.datastructures import MultiDict
 from ..rules import CHOICES as RULE_CHOICES
 from ..rules import DEAL_TABLES, PRESETS, describe
 from ..rules.presets import RULE_HELP
-from .service import MAX_SCHEDULE_ROUNDS, ValidationFailed
+from .errors import ValidationFailed
+from .parsing import MAX_SCHEDULE_ROUNDS
 
 SET_SIZES = (6, 9, 12, 15, 18)
 

@@ -25,10 +25,18 @@ from ..links import public_url
 from ..photo_overlay import Overlay
 from ..photos import PhotoTiles
 from ..rules import Rules, Tile, full_set, max_hand_points, schedule, tile_points
-from . import access, ruleform, service
+from . import access, export, parsing, ruleform, service, sheetview
+from .errors import (
+    NothingToUndo,
+    RoundNotFound,
+    RoundRefused,
+    ServiceError,
+    StaleVersion,
+    ValidationFailed,
+)
 from .history import undo_words
 from .models import Game
-from .service import GameView, ServiceError, StaleVersion, ValidationFailed
+from .sheetview import GameView
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -67,8 +75,8 @@ def player_field_errors(error: ValidationFailed, raw_names: list[str]) -> dict[s
 def setup_preview(raw_rules: dict[str, Any], players: int) -> dict[str, Any]:
     """Deal size and boneyard for the form's current choice (or why it can't be dealt)."""
     try:
-        rules = service.parse_rules(raw_rules)
-        setup = service.check_setup(rules, max(players, service.MIN_PLAYERS))
+        rules = parsing.parse_rules(raw_rules)
+        setup = parsing.check_setup(rules, max(players, parsing.MIN_PLAYERS))
     except ServiceError as error:
         return {"error": error.message, "field": error.field}
     return {
@@ -97,7 +105,7 @@ def render_new(
         **ruleform.form_context(),
         player_inputs=PLAYER_INPUTS,
         extra_player_inputs=EXTRA_PLAYER_INPUTS,
-        max_name_length=service.MAX_NAME_LENGTH,
+        max_name_length=parsing.MAX_NAME_LENGTH,
         preview=setup_preview(raw_rules, players),
     ), status
 
@@ -184,7 +192,7 @@ def render_sheet(
     status: int = 200,
 ) -> tuple[str, int]:
     """Render the scoresheet (with entry forms when ``editable``)."""
-    view = service.view_game(game)
+    view = sheetview.view_game(game)
     if editable and form_round is None:
         form_round = chosen_round(view)
     if editable and form_round is not None and form_values is None:
@@ -253,7 +261,7 @@ def scores_from_form(
     After a conflict, a player's cell may carry "use mine": then the values that phone had
     typed (kept in ``mine-...`` fields) are read instead of the boxes showing the sheet's.
     """
-    rules = service.load_rules(game)
+    rules = sheetview.load_rules(game)
     raw_scores: dict[str, Any] = {}
     errors: dict[str, str] = {}
     shown: dict[int, dict[str, Any]] = {}
@@ -267,7 +275,7 @@ def scores_from_form(
         entry: dict[str, Any] = {}
         try:
             if typed:
-                entry["points"] = service.parse_whole_number(
+                entry["points"] = parsing.parse_whole_number(
                     typed, f"scores.{name}.points", allow_text=True
                 )
             elif tiles_text and not went_out:
@@ -277,7 +285,7 @@ def scores_from_form(
             if marker:
                 entry["markers_up"] = 1
             if entry:
-                raw_scores[name] = service.parse_score(entry, rules, f"scores.{name}")
+                raw_scores[name] = parsing.parse_score(entry, rules, f"scores.{name}")
         except ValidationFailed as error:
             errors[f"player-{seat}"] = error.message
         except ValueError:
@@ -317,9 +325,9 @@ def merge_stale_round(
     typed differently, shows the sheet's value with this phone's beside it (``conflict``);
     every other cell keeps what this phone typed. Nothing is saved until it sends again.
     """
-    view = service.view_game(game)
+    view = sheetview.view_game(game)
     now = round_form_values(view, n)
-    base_version = service.parse_version(request.form.get("version"))
+    base_version = parsing.parse_version(request.form.get("version"))
     base_scores = service.round_as_of(game, n, base_version) or {}
     merged: dict[int, dict[str, Any]] = {}
     conflicts = 0
@@ -353,7 +361,7 @@ def merge_stale_round(
 
 
 def round_problem_errors(
-    game: Game, refused: service.RoundRefused, shown: dict[int, dict[str, Any]]
+    game: Game, refused: RoundRefused, shown: dict[int, dict[str, Any]]
 ) -> dict[str, str]:
     """Put each of a refused round's problems next to the player it is about; a typed score
     that only needs confirming gets a "that is right" box in the re-shown form."""
@@ -396,7 +404,7 @@ def save_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
                 errors={"form": message},
                 status=409,
             )
-        except service.RoundRefused as refused:
+        except RoundRefused as refused:
             errors = round_problem_errors(game, refused, shown)
         except ValidationFailed as error:
             errors = {"form": error.message}
@@ -432,7 +440,7 @@ def clear_round(game_id: str, n: int) -> BaseResponse | tuple[str, int]:
 def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int]:
     """Pick the tiles left in one player's hand; the engine scores them under the rules."""
     game = editable_game(game_id)
-    view = service.view_game(game)
+    view = sheetview.view_game(game)
     round_and_seat(view, n, seat)
     name = view.players[seat]
     round_ = view.rounds[n - 1]
@@ -459,9 +467,9 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 errors["form"] = stale.message
                 status = 409
                 game = stale.game
-                view = service.view_game(game)
+                view = sheetview.view_game(game)
                 base = service.round_as_of(
-                    game, n, service.parse_version(request.form.get("version"))
+                    game, n, parsing.parse_version(request.form.get("version"))
                 )
                 before = entry_form_values((base or {}).get(name, {}))
                 now = entry_form_values(view.rounds[n - 1].entries.get(name, {}))
@@ -482,7 +490,7 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 errors["tiles"] = error.message
                 status = 400
             else:
-                points = service.view_game(game).rounds[n - 1].points[name]
+                points = sheetview.view_game(game).rounds[n - 1].points[name]
                 flash(f"{name}'s tiles saved for round {n}: {points} points.")
                 return redirect(url_for("games.sheet", game_id=game.id, round=n))
     return render_picker(game, view, n, seat, chosen, marker, errors, status)
@@ -527,9 +535,9 @@ def render_picker(
 def round_and_seat(view: GameView, n: int, seat: int) -> None:
     """Refuse a round or seat the game doesn't have."""
     if not 1 <= n <= len(view.rounds):
-        raise service.RoundNotFound(f"This game has no round {n}.")
+        raise RoundNotFound(f"This game has no round {n}.")
     if not 0 <= seat < len(view.players):
-        raise service.ValidationFailed("There is no player in that seat.", "seat")
+        raise ValidationFailed("There is no player in that seat.", "seat")
 
 
 @bp.post("/<game_id>/rounds/<int:n>/tiles/<int:seat>/photo")
@@ -541,7 +549,7 @@ def read_photo(game_id: str, n: int, seat: int) -> tuple[str, int]:
     the form it came from comes back as it was sent, the error by the photo field.
     """
     game = editable_game(game_id)
-    view = service.view_game(game)
+    view = sheetview.view_game(game)
     round_and_seat(view, n, seat)
     field = f"photo-{seat}"
     from_picker = request.args.get("from") == "picker"
@@ -592,7 +600,7 @@ def upload_too_large(error: RequestEntityTooLarge) -> tuple[Any, int]:
     try:
         game = editable_game(str(args.get("game_id")))
         if request.args.get("from") == "picker":
-            view = service.view_game(game)
+            view = sheetview.view_game(game)
             n, seat = int(args.get("n", 0)), int(args.get("seat", 0))
             round_and_seat(view, n, seat)
             entry = view.rounds[n - 1].entries.get(view.players[seat], {})
@@ -620,7 +628,7 @@ def undo(game_id: str) -> BaseResponse | tuple[str, int]:
         service.undo_last(game, request.form.get("version"))
     except StaleVersion as stale:
         return render_sheet(stale.game, editable=True, errors={"form": stale.message}, status=409)
-    except service.NothingToUndo as error:
+    except NothingToUndo as error:
         return render_sheet(game, editable=True, errors={"form": error.message}, status=409)
     flash("The last change was undone.")
     return redirect(url_for("games.sheet", game_id=game.id))
@@ -634,7 +642,7 @@ def schedule_words(rules_json: dict[str, Any]) -> str:
 def stale_schedule_errors(game: Game, mine: Any, message: str) -> dict[str, str]:
     """What a phone whose schedule change came too late is told: when another phone changed
     the schedule meanwhile, both schedules; the sheet's stays unless it is chosen again."""
-    base = service.rules_as_of(game, service.parse_version(request.form.get("version")))
+    base = service.rules_as_of(game, parsing.parse_version(request.form.get("version")))
     if base.get("schedule") == game.rules.get("schedule"):
         return {"form": message}
     sheet = schedule_words(dict(game.rules))
@@ -697,8 +705,8 @@ def change_rules(game_id: str) -> BaseResponse | tuple[str, int]:
             game = stale.game
             values, conflicts = ruleform.merge_stale_rules(
                 game,
-                service.rules_as_of(game, service.parse_version(request.form.get("version"))),
-                service.parse_rules(raw_rules).to_json(),
+                service.rules_as_of(game, parsing.parse_version(request.form.get("version"))),
+                parsing.parse_rules(raw_rules).to_json(),
                 str(raw_rules.get("preset", game.preset)),
             )
             errors["form"] = (
@@ -742,9 +750,9 @@ def delete(game_id: str) -> BaseResponse:
 @bp.get("/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """Download the scoresheet as CSV."""
-    view = service.view_game(service.get_game(game_id))
+    view = sheetview.view_game(service.get_game(game_id))
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(service.scoresheet_rows(view))
+    csv.writer(buffer).writerows(export.scoresheet_rows(view))
     return Response(
         buffer.getvalue(),
         mimetype="text/csv",

@@ -6,7 +6,7 @@ import ipaddress
 
 from flask import Blueprint, render_template, request
 
-from ..games import access, service
+from ..games import access, service, sheetview
 from ..links import base_url
 
 bp = Blueprint("home", __name__)
@@ -23,7 +23,7 @@ def index() -> str:
         games = [game for game in games if game.id in known]
     winners = {}
     for game in games:
-        view = service.view_game(game)
+        view = sheetview.view_game(game)
         if view.finished:
             winners[game.id] = (view.winners, view.totals[view.winners[0]])
     return render_template(

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import photos
 from ..extensions import db
-from ..games import access, service
+from ..games import access, service, sheetview
 from ..games.models import Game
 from ..games.ruleform import parse_token, value_token
 from ..photo_overlay import Overlay
@@ -116,7 +116,7 @@ def _rules_for(base: Rules, base_preset: str, book: str, change: str) -> tuple[R
 
 
 def _current_engine(game: Game) -> int:
-    view = service.view_game(game)
+    view = sheetview.view_game(game)
     if view.next_round is not None:
         return view.next_round.engine
     return view.rounds[-1].engine if view.rounds else view.rules.set_max
@@ -131,7 +131,7 @@ def _source() -> Mapping[str, str]:
 
 def game_table(game: Game) -> Table:
     """The table of a game: its seats, its rules and the current round's engine."""
-    own = service.load_rules(game)
+    own = sheetview.load_rules(game)
     source = _source()
     book = source.get("book", "").strip()
     change = source.get("change", "").strip()

@@ -7,7 +7,7 @@ from flask import Flask
 from sqlalchemy import update
 
 from companion.extensions import db
-from companion.games import service
+from companion.games import errors, export, service, sheetview
 from companion.games.models import Game
 
 
@@ -17,7 +17,7 @@ def test_a_write_that_loses_a_race_is_a_409_not_an_overwrite(app: Flask) -> None
         game_id = game.id
         # Another phone commits between our version check and our commit.
         db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
-        with pytest.raises(service.StaleVersion) as raised:
+        with pytest.raises(errors.StaleVersion) as raised:
             service.set_round(game, 1, {"Ann": {"points": 4}}, 1)
         assert raised.value.status == 409
         db.session.expire_all()
@@ -35,7 +35,7 @@ def test_equal_totals_share_a_rank(app: Flask) -> None:
             {"Ann": {"points": 5}, "Bob": {"points": 5}, "Cy": {"points": 1}, "Dee": {"points": 9}},
             1,
         )
-        view = service.view_game(game)
+        view = sheetview.view_game(game)
         assert view.ranks == {"Cy": 1, "Ann": 2, "Bob": 2, "Dee": 4}
         assert view.standings == ["Cy", "Ann", "Bob", "Dee"]
         assert view.cumulative["Dee"] == [9]
@@ -54,5 +54,5 @@ def test_picking_no_tiles_means_the_player_went_out(app: Flask) -> None:
     with app.app_context():
         game, _token = service.create_game(["Ann", "Bob"], {"going_out_bonus": -5})
         service.set_round(game, 1, {"Ann": {"tiles": []}}, 1)
-        round_one = service.game_to_json(service.view_game(game))["rounds"][0]
+        round_one = export.game_to_json(sheetview.view_game(game))["rounds"][0]
         assert round_one["scores"]["Ann"] == {"points": -5, "went_out": True, "tiles": []}

@@ -111,7 +111,9 @@ def open_house_rules_with_a_conflict(page: Page, game: dict[str, Any]) -> None:
     other.close()
     page.get_by_label("What blanks count").select_option("double_blank_25")
     page.get_by_role("button", name="Save the house rules").click()
-    expect(page.get_by_label("Use mine (the double-blank counts 25; other blanks count 0)")).to_be_visible()
+    expect(
+        page.get_by_label("Use mine (the double-blank counts 25; other blanks count 0)")
+    ).to_be_visible()
 
 
 def open_error_page(page: Page, game: dict[str, Any]) -> None:

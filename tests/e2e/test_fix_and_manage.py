@@ -133,7 +133,9 @@ def test_changing_the_blank_rule_rescores_picked_tiles(page: Page, table_api: Ta
     expect(totals_row(page)).to_have_text(["11", "20", "0"])
 
     page.get_by_role("link", name="Change the house rules").click()
-    page.get_by_label("What blanks count").select_option(label="the double-blank counts 50; other blanks count 0")
+    page.get_by_label("What blanks count").select_option(
+        label="the double-blank counts 50; other blanks count 0"
+    )
     page.get_by_role("button", name="Save the house rules").click()
     expect(page.get_by_text(re.compile("House rules changed"))).to_be_visible()
     # The double blank now costs 50, the 6|5 still 11.

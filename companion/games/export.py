@@ -1,0 +1,85 @@
+"""A game written out for other programs: the scoresheet API's JSON and a CSV for
+spreadsheets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .sheetview import GameView
+
+
+def score_to_json(entry: Mapping[str, Any], points: int) -> dict[str, Any]:
+    """Give one entered score in the API's form."""
+    shown: dict[str, Any] = {"points": points}
+    if entry.get("went_out"):
+        shown["went_out"] = True
+    if "tiles" in entry:
+        shown["tiles"] = [list(pair) for pair in entry["tiles"]]
+    if entry.get("markers_up"):
+        shown["markers_up"] = entry["markers_up"]
+    return shown
+
+
+def game_to_json(view: GameView) -> dict[str, Any]:
+    """Give the game in the form of shared/spec/scoresheet-api.md."""
+    next_round = view.next_round
+    return {
+        "id": view.game.id,
+        "version": view.game.version,
+        "players": view.players,
+        "rules": view.rules.to_json(),
+        "rounds": [
+            {
+                "n": round_.n,
+                "engine": round_.engine,
+                "leader": round_.leader,
+                "hand_size": round_.hand_size,
+                "scores": {
+                    name: score_to_json(round_.entries[name], round_.points[name])
+                    for name in view.players
+                    if name in round_.points
+                },
+            }
+            for round_ in view.rounds
+        ],
+        "totals": view.totals,
+        "standings": view.standings,
+        "next_round": (
+            {"n": next_round.n, "engine": next_round.engine, "leader": next_round.leader}
+            if next_round
+            else None
+        ),
+        "finished": view.finished,
+        "winners": view.winners,
+    }
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """A CSV cell a spreadsheet will show as text: one that starts like a formula (``=``,
+    ``+``, ``-``, ``@``, tab, return) gets a leading apostrophe, unless it is a plain number."""
+    if cell.startswith(FORMULA_STARTS) and not re.fullmatch(r"-?\d+", cell):
+        return "'" + cell
+    return cell
+
+
+def scoresheet_rows(view: GameView) -> Iterable[list[str]]:
+    """Yield the scoresheet as CSV rows: one per round, then the totals and ranks.
+
+    Player names are made spreadsheet-safe (:func:`spreadsheet_safe`); every other cell is a
+    number or a tile written by the app.
+    """
+    yield ["round", "engine", "leader", *(spreadsheet_safe(name) for name in view.players)]
+    for round_ in view.rounds:
+        yield [
+            str(round_.n),
+            f"{round_.engine}-{round_.engine}",
+            spreadsheet_safe(round_.leader or ""),
+            *(str(round_.points[name]) if name in round_.points else "" for name in view.players),
+        ]
+    yield ["total", "", "", *(str(view.totals[name]) for name in view.players)]
+    yield ["rank", "", "", *(str(view.ranks[name]) for name in view.players)]

@@ -4,22 +4,10 @@ spreadsheets."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from .sheetview import GameView
-
-
-def score_to_json(entry: Mapping[str, Any], points: int) -> dict[str, Any]:
-    """Give one entered score in the API's form."""
-    shown: dict[str, Any] = {"points": points}
-    if entry.get("went_out"):
-        shown["went_out"] = True
-    if "tiles" in entry:
-        shown["tiles"] = [list(pair) for pair in entry["tiles"]]
-    if entry.get("markers_up"):
-        shown["markers_up"] = entry["markers_up"]
-    return shown
 
 
 def game_to_json(view: GameView) -> dict[str, Any]:
@@ -37,7 +25,7 @@ def game_to_json(view: GameView) -> dict[str, Any]:
                 "leader": round_.leader,
                 "hand_size": round_.hand_size,
                 "scores": {
-                    name: score_to_json(round_.entries[name], round_.points[name])
+                    name: round_.entries[name].api_json(round_.points[name])
                     for name in view.players
                     if name in round_.points
                 },

@@ -5,25 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..rules import Tile
+from .entry import ScoreEntry
 from .models import Change
 from .ruleform import rule_title, value_label
 
 NOTHING = "—"
 
 
-def entry_summary(entry: Mapping[str, Any] | None) -> str:
-    """Describe one player's entry as it was typed, tapped or picked."""
-    if not entry:
+def entry_summary(stored: Mapping[str, Any] | None) -> str:
+    """Describe one player's stored entry as it was typed, tapped or picked."""
+    if not stored:
         return NOTHING
-    if "tiles" in entry:
-        tiles = [str(Tile.from_json(pair)) for pair in entry["tiles"]]
-        text = "tiles " + " ".join(tiles) if tiles else "no tiles (out)"
-    elif entry.get("went_out"):
+    entry = ScoreEntry.from_json(stored)
+    hand = entry.hand
+    if hand is not None:
+        text = "tiles " + " ".join(str(tile) for tile in hand) if hand else "no tiles (out)"
+    elif entry.went_out:
         text = "went out"
     else:
-        text = str(entry.get("points", ""))
-    if entry.get("markers_up"):
+        text = str(entry.points if entry.points is not None else "")
+    if entry.markers_up:
         text += " + marker up"
     return text
 

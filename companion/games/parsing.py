@@ -23,7 +23,7 @@ from ..rules import (
     schedule,
     set_size,
 )
-from ..rules.integrity import HandEntry
+from .entry import ScoreEntry
 from .errors import ValidationFailed
 
 MIN_PLAYERS = 2
@@ -221,8 +221,8 @@ def parse_tiles(raw: Any, set_max: int, field_name: str) -> list[Tile]:
     return tiles
 
 
-def parse_score(raw: Any, rules: Rules, field_name: str) -> dict[str, Any]:
-    """Validate one player's score for a round and return the form it is stored in."""
+def parse_score(raw: Any, rules: Rules, field_name: str) -> ScoreEntry:
+    """Validate one player's score for a round."""
     if not isinstance(raw, Mapping):
         raise ValidationFailed(
             'A score must be an object such as {"points": 12} or {"tiles": [[0, 0]]}.',
@@ -245,7 +245,6 @@ def parse_score(raw: Any, rules: Rules, field_name: str) -> dict[str, Any]:
         raise ValidationFailed(
             f"Markers left up must be between 0 and {MAX_MARKERS_UP}.", f"{field_name}.markers_up"
         )
-    entry: dict[str, Any] = {"went_out": went_out, "markers_up": markers_up}
     has_points = raw.get("points") is not None
     if "tiles" in raw and raw["tiles"] is not None:
         if has_points:
@@ -256,14 +255,14 @@ def parse_score(raw: Any, rules: Rules, field_name: str) -> dict[str, Any]:
                 "A player who went out has no tiles left in hand.", f"{field_name}.tiles"
             )
         # An empty hand is a player who went out; the engine scores it that way too.
-        entry["went_out"] = not tiles
-        # Kept as given (order of halves included), so an API client reads back what it sent.
-        entry["tiles"] = [list(pair) for pair in raw["tiles"]]
-        return entry
+        return ScoreEntry(
+            tiles=tuple((a, b) for a, b in raw["tiles"]),
+            went_out=not tiles,
+            markers_up=markers_up,
+        )
     if not has_points:
         if went_out:
-            entry["points"] = 0
-            return entry
+            return ScoreEntry(points=0, went_out=True, markers_up=markers_up)
         raise ValidationFailed(
             "Enter the points, pick the tiles left in hand, or mark the player as out.",
             f"{field_name}.points",
@@ -284,16 +283,17 @@ def parse_score(raw: Any, rules: Rules, field_name: str) -> dict[str, Any]:
             "\u201cwent out\u201d.",
             f"{field_name}.points",
         )
-    entry["points"] = points
-    return entry
+    return ScoreEntry(points=points, went_out=went_out, markers_up=markers_up)
 
 
-def parse_round_scores(players: Sequence[str], rules: Rules, raw_scores: Any) -> dict[str, Any]:
+def parse_round_scores(
+    players: Sequence[str], rules: Rules, raw_scores: Any
+) -> dict[str, ScoreEntry]:
     """Validate the scores of one round for these players (in seat order) and rules."""
     if not isinstance(raw_scores, Mapping):
         raise ValidationFailed("scores must be an object keyed by player name.", "scores")
     players = list(players)
-    scores: dict[str, Any] = {}
+    scores: dict[str, ScoreEntry] = {}
     for name, raw in raw_scores.items():
         if name not in players:
             raise ValidationFailed(
@@ -302,14 +302,3 @@ def parse_round_scores(players: Sequence[str], rules: Rules, raw_scores: Any) ->
             )
         scores[name] = parse_score(raw, rules, f"scores.{name}")
     return scores
-
-
-def hand_entry(entry: Mapping[str, Any]) -> HandEntry:
-    """A stored (or parsed) score in the rules engine's terms."""
-    tiles = entry.get("tiles")
-    points = entry.get("points")
-    return HandEntry(
-        tiles=tuple(Tile.from_json(pair) for pair in tiles) if tiles is not None else None,
-        points=int(points) if points is not None and tiles is None else None,
-        went_out=bool(entry.get("went_out", False)),
-    )

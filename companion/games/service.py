@@ -21,6 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from ..extensions import db
 from ..rules import Rules, schedule
 from ..rules.integrity import check_round
+from .entry import ScoreEntry
 from .errors import (
     GameNotFound,
     NothingToUndo,
@@ -35,7 +36,6 @@ from .errors import (
 from .models import Change, Game, Round, utc_now
 from .parsing import (
     check_setup,
-    hand_entry,
     parse_round_scores,
     parse_rules,
     parse_version,
@@ -162,8 +162,8 @@ def check_round_scores(
     game: Game,
     rules: Rules,
     n: int,
-    scores: Mapping[str, Any],
-    old: Mapping[str, Any] | None,
+    scores: Mapping[str, ScoreEntry],
+    old: Mapping[str, ScoreEntry],
     confirmed: bool | Iterable[str] = False,
 ) -> None:
     """Put a round's entries through the rules engine's :func:`check_round`.
@@ -172,17 +172,14 @@ def check_round_scores(
     player), or when it is the score already on the sheet (confirmed when it was saved).
     """
     engine = schedule(rules)[n - 1]
-    entries = {name: hand_entry(entry) for name, entry in scores.items()}
+    entries = {name: entry.hand_entry() for name, entry in scores.items()}
     agreed = set(game.players) if confirmed is True else set(confirmed or ())
     problems = [
         problem
         for problem in check_round(rules, list(game.players), engine, entries)
         if not (
             problem.needs_confirmation
-            and (
-                problem.player in agreed
-                or (old or {}).get(problem.player) == scores.get(problem.player)
-            )
+            and (problem.player in agreed or old.get(problem.player) == scores.get(problem.player))
         )
     ]
     if problems:
@@ -202,12 +199,14 @@ def set_round(
     scores = parse_round_scores(game.players, rules, raw_scores)
     row = _round_row(game, n)
     old = dict(row.scores) if row else None
-    check_round_scores(game, rules, n, scores, old, confirmed)
+    old_entries = {name: ScoreEntry.from_json(stored) for name, stored in (old or {}).items()}
+    check_round_scores(game, rules, n, scores, old_entries, confirmed)
     _check_version(game, version)
-    if (old or None) == (scores or None):
+    if old_entries == scores:
         return game
-    _store_round(game, n, scores)
-    game.changes.add(Change(kind="round", round_n=n, old=old, new=scores or None))
+    new = {name: entry.to_json() for name, entry in scores.items()}
+    _store_round(game, n, new)
+    game.changes.add(Change(kind="round", round_n=n, old=old, new=new or None))
     _commit(game)
     return game
 
@@ -243,7 +242,10 @@ def change_rules(game: Game, raw_rules: Any, version: Any) -> Game:
         )
     engines = schedule(rules)
     for round_ in sorted(game.rounds, key=lambda row: row.n):
-        entries = {name: hand_entry(entry) for name, entry in round_.scores.items()}
+        entries = {
+            name: ScoreEntry.from_json(stored).hand_entry()
+            for name, stored in round_.scores.items()
+        }
         for problem in check_round(rules, list(game.players), engines[round_.n - 1], entries):
             if not problem.needs_confirmation:
                 raise ValidationFailed(

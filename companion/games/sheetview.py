@@ -3,26 +3,12 @@ standings and winners. Pure: it reads a :class:`Game` and never queries the data
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from ..rules import Rules, Tile, leaders, schedule, score_hand
+from ..rules import Rules, leaders, schedule
+from .entry import ScoreEntry
 from .models import Game
 from .parsing import Setup, check_setup
-
-
-def entry_points(entry: Mapping[str, Any], rules: Rules) -> int:
-    """Score a stored entry under the rules (tiles are re-scored, so rule changes apply)."""
-    went_out = bool(entry.get("went_out", False))
-    markers_up = int(entry.get("markers_up", 0))
-    if "tiles" in entry:
-        tiles = [Tile.from_json(pair) for pair in entry["tiles"]]
-        return score_hand(tiles, rules, went_out=went_out, markers_up=markers_up).points
-    # Typed points are the pips counted at the table; the rules add the bonus and penalty.
-    bonus = rules.going_out_bonus if went_out else 0
-    return int(entry["points"]) + bonus + rules.open_marker_penalty * markers_up
-
 
 # --- reading a game -----------------------------------------------------------------------
 
@@ -35,7 +21,7 @@ class RoundView:
     engine: int
     leader: str | None
     hand_size: int
-    entries: dict[str, dict[str, Any]]
+    entries: dict[str, ScoreEntry]  # players with a score entered
     points: dict[str, int]
 
 
@@ -79,8 +65,12 @@ def view_game(game: Game) -> GameView:
     cumulative: dict[str, list[int]] = {name: [] for name in players}
     for index, engine in enumerate(engines):
         n = index + 1
-        entered = stored.get(n, {})
-        points = {name: entry_points(entered[name], rules) for name in players if name in entered}
+        entered = {
+            name: ScoreEntry.from_json(stored[n][name])
+            for name in players
+            if name in stored.get(n, {})
+        }
+        points = {name: entry.score(rules) for name, entry in entered.items()}
         seat = seat_of_leader[index] if index < len(seat_of_leader) else None
         leader = players[seat] if seat is not None else None
         rounds.append(
@@ -89,7 +79,7 @@ def view_game(game: Game) -> GameView:
                 engine,
                 leader,
                 setup.hand_size,
-                {name: entered.get(name, {}) for name in players},
+                entered,
                 points,
             )
         )

@@ -26,6 +26,7 @@ from ..photo_overlay import Overlay
 from ..photos import PhotoTiles
 from ..rules import Rules, Tile, full_set, max_hand_points, schedule, tile_points
 from . import access, export, parsing, ruleform, service, sheetview
+from .entry import ScoreEntry
 from .errors import (
     NothingToUndo,
     RoundNotFound,
@@ -152,25 +153,38 @@ def deal_preview() -> Response:
 # --- the scoresheet -----------------------------------------------------------------------
 
 
-def entry_form_values(entry: dict[str, Any]) -> dict[str, Any]:
-    """The round form's values for one stored score."""
-    tiles = entry.get("tiles")
+def entry_form_values(entry: ScoreEntry | None) -> dict[str, Any]:
+    """The round form's values for one score (all empty when none is entered)."""
+    if entry is None:
+        return {"points": "", "out": False, "marker": False, "tiles": ""}
+    hand = entry.hand
+    typed = hand is None and not entry.went_out and entry.points is not None
     return {
-        "points": ""
-        if tiles is not None or entry.get("went_out")
-        else str(entry.get("points", "")),
-        "out": bool(entry.get("went_out")),
-        "marker": bool(entry.get("markers_up")),
-        "tiles": " ".join(str(Tile.from_json(pair)) for pair in tiles) if tiles else "",
+        "points": str(entry.points) if typed else "",
+        "out": entry.went_out,
+        "marker": bool(entry.markers_up),
+        "tiles": " ".join(str(tile) for tile in hand) if hand else "",
     }
+
+
+def stored_entry(scores: dict[str, Any] | None, name: str) -> ScoreEntry | None:
+    """One player's entry in a round's stored scores, if there is one."""
+    stored = (scores or {}).get(name)
+    return ScoreEntry.from_json(stored) if stored else None
+
+
+def picked(entry: ScoreEntry | None) -> tuple[set[str], bool]:
+    """The tiles the picker shows ticked for an entry, and whether its marker is up."""
+    if entry is None:
+        return set(), False
+    return {str(tile) for tile in entry.hand or ()}, bool(entry.markers_up)
 
 
 def round_form_values(view: GameView, n: int) -> dict[int, dict[str, Any]]:
     """Prefill the round form from what is stored for round ``n``."""
     round_ = view.rounds[n - 1]
     return {
-        seat: entry_form_values(round_.entries.get(name, {}))
-        for seat, name in enumerate(view.players)
+        seat: entry_form_values(round_.entries.get(name)) for seat, name in enumerate(view.players)
     }
 
 
@@ -285,7 +299,7 @@ def scores_from_form(
             if marker:
                 entry["markers_up"] = 1
             if entry:
-                raw_scores[name] = parsing.parse_score(entry, rules, f"scores.{name}")
+                raw_scores[name] = parsing.parse_score(entry, rules, f"scores.{name}").to_json()
         except ValidationFailed as error:
             errors[f"player-{seat}"] = error.message
         except ValueError:
@@ -332,7 +346,7 @@ def merge_stale_round(
     merged: dict[int, dict[str, Any]] = {}
     conflicts = 0
     for seat, name in enumerate(game.players):
-        before = entry_form_values(base_scores.get(name, {}))
+        before = entry_form_values(stored_entry(base_scores, name))
         changed_there = cell_key(now[seat]) != cell_key(before)
         if changed_there and cell_key(mine[seat]) != cell_key(now[seat]):
             conflicts += 1
@@ -444,15 +458,13 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
     round_and_seat(view, n, seat)
     name = view.players[seat]
     round_ = view.rounds[n - 1]
-    entry = round_.entries.get(name, {})
-    chosen = {str(Tile.from_json(pair)) for pair in entry.get("tiles", [])}
-    marker = bool(entry.get("markers_up"))
+    chosen, marker = picked(round_.entries.get(name))
     errors: dict[str, str] = {}
     status = 200
     if request.method == "POST":
         chosen = set(request.form.getlist("tile"))
         marker = request.form.get("marker") is not None
-        raw_entries = {other: dict(stored) for other, stored in round_.entries.items() if stored}
+        raw_entries = {other: entry.to_json() for other, entry in round_.entries.items()}
         try:
             tiles = [Tile.parse(text).as_list() for text in request.form.getlist("tile")]
         except ValueError:
@@ -471,8 +483,8 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 base = service.round_as_of(
                     game, n, parsing.parse_version(request.form.get("version"))
                 )
-                before = entry_form_values((base or {}).get(name, {}))
-                now = entry_form_values(view.rounds[n - 1].entries.get(name, {}))
+                before = entry_form_values(stored_entry(base, name))
+                now = entry_form_values(view.rounds[n - 1].entries.get(name))
                 yours = {"tiles": " ".join(sorted(chosen)), "marker": marker}
                 if cell_key(now) != cell_key(before) and cell_key(yours) != cell_key(now):
                     # Another phone changed this very hand: its tiles stay ticked until this
@@ -483,9 +495,7 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                         f"{cell_words(yours)}. The sheet's tiles are ticked below; tick yours "
                         "again to use them instead."
                     )
-                    stored = view.rounds[n - 1].entries.get(name, {})
-                    chosen = {str(Tile.from_json(pair)) for pair in stored.get("tiles", [])}
-                    marker = bool(stored.get("markers_up"))
+                    chosen, marker = picked(view.rounds[n - 1].entries.get(name))
             except ValidationFailed as error:
                 errors["tiles"] = error.message
                 status = 400
@@ -603,9 +613,7 @@ def upload_too_large(error: RequestEntityTooLarge) -> tuple[Any, int]:
             view = sheetview.view_game(game)
             n, seat = int(args.get("n", 0)), int(args.get("seat", 0))
             round_and_seat(view, n, seat)
-            entry = view.rounds[n - 1].entries.get(view.players[seat], {})
-            stored = {str(Tile.from_json(pair)) for pair in entry.get("tiles", [])}
-            marker = bool(entry.get("markers_up"))
+            stored, marker = picked(view.rounds[n - 1].entries.get(view.players[seat]))
             return render_picker(game, view, n, seat, stored, marker, {"photo": message}, 413)
     except ServiceError as refused:
         return error_response(refused.status, refused.message, refused.field)

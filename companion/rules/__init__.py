@@ -25,7 +25,13 @@ from companion.rules.explain import Ruling, explain
 from companion.rules.presets import PRESETS, STANDARD
 from companion.rules.referee import QueryError, answer, answer_all
 from companion.rules.rules import CHOICES, DEAL_TABLES, KEYS, Rules, RulesError
-from companion.rules.scoring import HandScore, max_hand_points, score_hand, tile_points
+from companion.rules.scoring import (
+    HandScore,
+    max_hand_points,
+    score_counted,
+    score_hand,
+    tile_points,
+)
 from companion.rules.setup import Deal, deal, hand_size, leaders, schedule
 from companion.rules.state import LegalActions, State
 from companion.rules.tiles import (
@@ -78,6 +84,7 @@ __all__ = [
     "leaders",
     "max_hand_points",
     "schedule",
+    "score_counted",
     "score_hand",
     "set_size",
     "tile_points",

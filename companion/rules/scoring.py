@@ -86,6 +86,29 @@ def score_hand(
     return HandScore(points, f"{tile_total} in hand ({words}){penalty_words}: {points} points.")
 
 
+def score_counted(
+    pips: int, rules: Rules, *, went_out: bool = False, markers_up: int = 0
+) -> HandScore:
+    """Scores a hand whose pips the table counted itself (points typed rather than tiles).
+
+    The count already follows the table's blank rule, so only the going-out bonus and the
+    penalty for markers left up are added, as :func:`score_hand` adds them.
+    """
+    if type(pips) is not int or pips < 0:
+        raise RulesError(f"pips: must be 0 or more, got {pips!r}")
+    if type(markers_up) is not int or markers_up < 0:
+        raise RulesError(f"markers_up: must be 0 or more, got {markers_up!r}")
+    bonus = rules.going_out_bonus if went_out else 0
+    penalty = rules.open_marker_penalty * markers_up
+    points = pips + bonus + penalty
+    parts = [f"{pips} counted at the table"]
+    if bonus:
+        parts.append(f"a going-out bonus of {bonus}")
+    if penalty:
+        parts.append(f"{penalty} for {markers_up} marker{'s' if markers_up != 1 else ''} left up")
+    return HandScore(points, f"{' plus '.join(parts)}: {points} points.")
+
+
 def max_hand_points(rules: Rules) -> int:
     """The largest score any hand can reach: every tile but the smallest engine, one marker."""
     smallest_engine = min(schedule(rules))

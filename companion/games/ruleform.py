@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..rules import CHOICES as RULE_CHOICES
 from ..rules import DEAL_TABLES, PRESETS, describe
-from ..rules.presets import RULE_HELP
+from ..rules.keys import RULE_KEYS
 from .errors import ValidationFailed
 from .parsing import MAX_SCHEDULE_ROUNDS
 
@@ -29,13 +29,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 NUMBER_KEYS = ("going_out_bonus", "open_marker_penalty")
 # Scoring keys first: they are the ones families argue about at the scoresheet.
-SCORING_KEYS = (
-    "blank_scoring",
-    "going_out_bonus",
-    "open_marker_penalty",
-    "go_out_on_double",
-    "blocked_scoring",
-)
+SCORING_KEYS = tuple(key for key, rule in RULE_KEYS.items() if rule.scoring)
 
 
 @dataclass(frozen=True)
@@ -70,10 +64,10 @@ def value_token(value: Any) -> str:
 
 def rule_help(key: str) -> tuple[str, str]:
     """Return (one-line explanation, source) for a key, tolerating a missing entry."""
-    entry = RULE_HELP.get(key)
-    if isinstance(entry, tuple) and len(entry) == 2:
-        return str(entry[0]), describe.where_from("standard", key)
-    return "", ""
+    rule = RULE_KEYS.get(key)
+    if rule is None:
+        return "", ""
+    return rule.help, describe.where_from("standard", key)
 
 
 def rule_fields() -> list[RuleField]:

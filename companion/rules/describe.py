@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.rules.presets import PRESETS, RULE_HELP, SILENT_KEYS
+from companion.rules.keys import RULE_KEYS, plain
+from companion.rules.presets import PRESETS, SILENT_KEYS
 from companion.rules.rules import KEYS
 
 __all__ = [
@@ -153,13 +154,13 @@ def rule_name(key: str) -> str:
 
 
 def rule_question(key: str) -> str:
-    """One plain sentence asking what the rule decides (RULE_HELP's line where it already asks
-    plainly); core rules get a one-sentence statement of the rule. Unknown ids get a generic
-    sentence naming the rule."""
+    """One plain sentence asking what the rule decides (the registry's help line where it
+    already asks plainly); core rules get a one-sentence statement of the rule. Unknown ids get
+    a generic sentence naming the rule."""
     if key in _QUESTIONS:
         return _QUESTIONS[key]
-    if key in RULE_HELP:
-        return RULE_HELP[key][0]
+    if key in RULE_KEYS:
+        return RULE_KEYS[key].help
     return f"What does the rule “{rule_name(key)}” decide?"
 
 
@@ -291,6 +292,7 @@ _DEAL_TABLE_NAMES: dict[str, str] = {
 
 def _lookup(table: Mapping[Any, str], value: object) -> str | None:
     """``table[value]`` compared type-sensitively (``True`` is not ``1``)."""
+    value = plain(value)
     for choice, words in table.items():
         if type(choice) is type(value) and choice == value:
             return words
@@ -636,6 +638,7 @@ def where_from(preset: str, key: str) -> str:
 def _json_form(key: str, value: object) -> object:
     """A value as Rules.to_json() gives it (explicit deal tables as objects, lists not
     tuples), so preset values, JSON values and Rules values compare alike."""
+    value = plain(value)
     if key == "hand_size" and not isinstance(value, str):
         pairs = _deal_pairs(value)
         if pairs is not None:

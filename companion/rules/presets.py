@@ -10,170 +10,100 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.keys import (
+    DESCEND_FROM_MAX,
+    RULE_KEYS,
+    UNLIMITED,
+    BlankScoring,
+    BlockedDefinition,
+    BlockedScoring,
+    DeadDouble,
+    DealTable,
+    DoubleFollowup,
+    DrawRule,
+    EngineSource,
+    FirstTurn,
+    FirstTurnOut,
+    GoOutOnDouble,
+    LastTileCall,
+    MarkerRemoval,
+    RoundLeader,
+    SatisfyOrder,
+    SatisfyScope,
+)
+
 STANDARD: dict[str, Any] = {
     "set_max": 12,
-    "hand_size": "celko",
-    "engine_source": "set_aside",
-    "round_leader": "rotate_left",
-    "schedule": "descend_from_max",
-    "first_turn": "multi_own_train",
+    "hand_size": DealTable.CELKO,
+    "engine_source": EngineSource.SET_ASIDE,
+    "round_leader": RoundLeader.ROTATE_LEFT,
+    "schedule": DESCEND_FROM_MAX,
+    "first_turn": FirstTurn.MULTI_OWN_TRAIN,
     "first_turn_may_end_on_double": True,
     "mexican_on_first_turn": False,
     "own_train_required_before_other_play": False,
     "others_may_start_unstarted_marked_train": True,
-    "double_followup": "must_cover_own_if_able",
-    "satisfy_scope": "table",
-    "doubles_per_turn": "unlimited",
-    "satisfy_order": "oldest_first",
-    "draw_rule": "one_then_pass",
+    "double_followup": DoubleFollowup.MUST_COVER_OWN_IF_ABLE,
+    "satisfy_scope": SatisfyScope.TABLE,
+    "doubles_per_turn": UNLIMITED,
+    "satisfy_order": SatisfyOrder.OLDEST_FIRST,
+    "draw_rule": DrawRule.ONE_THEN_PASS,
     "must_play_if_able": True,
-    "marker_removal": "auto_on_own_train_play",
-    "go_out_on_double": "allowed",
-    "first_turn_out": "others_finish_first_turn",
-    "last_tile_call": "draw2",
-    "blocked_definition": "no_legal_move_anywhere",
-    "blocked_scoring": "pips",
-    "blank_scoring": "pips",
+    "marker_removal": MarkerRemoval.AUTO_ON_OWN_TRAIN_PLAY,
+    "go_out_on_double": GoOutOnDouble.ALLOWED,
+    "first_turn_out": FirstTurnOut.OTHERS_FINISH_FIRST_TURN,
+    "last_tile_call": LastTileCall.DRAW2,
+    "blocked_definition": BlockedDefinition.NO_LEGAL_MOVE_ANYWHERE,
+    "blocked_scoring": BlockedScoring.PIPS,
+    "blank_scoring": BlankScoring.PIPS,
     "going_out_bonus": 0,
     "open_marker_penalty": 0,
     "blanks_wild": False,
-    "dead_double": "frees_play",
+    "dead_double": DeadDouble.FREES_PLAY,
     "double_branches": 1,
     "mexican_trains": 1,
 }
 
+# Each rule book below is written as where it differs from standard.
+
 # Seed 001: a boxed-set rule sheet written around a plastic train hub ("MEXICAN TRAIN RULES").
 HUB_SHEET: dict[str, Any] = {
-    "set_max": 12,
-    "hand_size": "ourpastimes",
-    "engine_source": "set_aside",
-    "round_leader": "rotate_left",
-    "schedule": "descend_from_max",
-    "first_turn": "multi_own_train",
-    "first_turn_may_end_on_double": True,
-    "mexican_on_first_turn": False,
-    "own_train_required_before_other_play": False,
-    "others_may_start_unstarted_marked_train": True,
-    "double_followup": "must_cover_own_if_able",
-    "satisfy_scope": "table",
+    **STANDARD,
+    "hand_size": DealTable.OURPASTIMES,
     "doubles_per_turn": 1,
-    "satisfy_order": "oldest_first",
-    "draw_rule": "one_then_pass",
-    "must_play_if_able": True,
-    "marker_removal": "auto_on_own_train_play",
-    "go_out_on_double": "allowed",
-    "first_turn_out": "others_finish_first_turn",
-    "last_tile_call": "draw2",
-    "blocked_definition": "no_legal_move_anywhere",
-    "blocked_scoring": "pips",
-    "blank_scoring": "pips",
-    "going_out_bonus": 0,
-    "open_marker_penalty": 0,
-    "blanks_wild": False,
-    "dead_double": "blocks_play",
-    "double_branches": 1,
-    "mexican_trains": 1,
+    "dead_double": DeadDouble.BLOCKS_PLAY,
 }
 
 # Seed 002: the wikiHow step-by-step guide (a translation), with its "Advice" variants left out.
 WIKIHOW: dict[str, Any] = {
-    "set_max": 12,
-    "hand_size": "wikihow",
-    "engine_source": "holder_plays_draw_in_turn",
-    "round_leader": "engine_holder",
-    "schedule": "descend_from_max",
-    "first_turn": "multi_own_train",
-    "first_turn_may_end_on_double": True,
-    "mexican_on_first_turn": False,
-    "own_train_required_before_other_play": False,
-    "others_may_start_unstarted_marked_train": True,
-    "double_followup": "anywhere",
-    "satisfy_scope": "table",
-    "doubles_per_turn": "unlimited",
-    "satisfy_order": "oldest_first",
-    "draw_rule": "one_then_pass",
-    "must_play_if_able": True,
-    "marker_removal": "auto_on_own_train_play",
-    "go_out_on_double": "allowed",
-    "first_turn_out": "others_finish_first_turn",
-    "last_tile_call": "draw2",
-    "blocked_definition": "no_legal_move_anywhere",
-    "blocked_scoring": "pips",
-    "blank_scoring": "pips",
-    "going_out_bonus": 0,
-    "open_marker_penalty": 0,
-    "blanks_wild": False,
-    "dead_double": "blocks_play",
-    "double_branches": 1,
-    "mexican_trains": 1,
+    **STANDARD,
+    "hand_size": DealTable.WIKIHOW,
+    "engine_source": EngineSource.HOLDER_PLAYS_DRAW_IN_TURN,
+    "round_leader": RoundLeader.ENGINE_HOLDER,
+    "double_followup": DoubleFollowup.ANYWHERE,
+    "dead_double": DeadDouble.BLOCKS_PLAY,
 }
 
 # Seed 003: Fundex Games' boxed-game instructions (2003), played as its "Playing in rounds"
 # alternate because this app keeps a 13-round scoresheet.
 FUNDEX: dict[str, Any] = {
-    "set_max": 12,
-    "hand_size": "fundex",
-    "engine_source": "set_aside",
-    "round_leader": "rotate_left",
-    "schedule": "descend_from_max",
-    "first_turn": "single_tile",
-    "first_turn_may_end_on_double": True,
-    "mexican_on_first_turn": False,
+    **STANDARD,
+    "hand_size": DealTable.FUNDEX,
+    "first_turn": FirstTurn.SINGLE_TILE,
     "own_train_required_before_other_play": True,
-    "others_may_start_unstarted_marked_train": True,
-    "double_followup": "must_cover_own_if_able",
-    "satisfy_scope": "table",
     "doubles_per_turn": 1,
-    "satisfy_order": "oldest_first",
-    "draw_rule": "one_then_pass",
-    "must_play_if_able": True,
-    "marker_removal": "auto_on_own_train_play",
-    "go_out_on_double": "allowed",
-    "first_turn_out": "others_finish_first_turn",
-    "last_tile_call": "draw2",
-    "blocked_definition": "no_legal_move_anywhere",
-    "blocked_scoring": "pips",
-    "blank_scoring": "blank_25_double_blank_50",
-    "going_out_bonus": 0,
-    "open_marker_penalty": 0,
-    "blanks_wild": False,
-    "dead_double": "blocks_play",
-    "double_branches": 1,
-    "mexican_trains": 1,
+    "blank_scoring": BlankScoring.BLANK_25_DOUBLE_BLANK_50,
+    "dead_double": DeadDouble.BLOCKS_PLAY,
 }
 
 # Seed 004: a scraped web page ("mexican train rules 4 players") stitched from several rule
 # texts; where its fragments disagree, docs/rules.md says which one we followed and why.
 WEB_COMPILATION: dict[str, Any] = {
-    "set_max": 12,
+    **STANDARD,
     "hand_size": {"2": 15, "3": 15, "4": 15, "5": 12, "6": 12, "7": 10, "8": 10, "9": 8, "10": 8},
-    "engine_source": "set_aside",
-    "round_leader": "rotate_left",
-    "schedule": "descend_from_max",
-    "first_turn": "multi_own_train",
-    "first_turn_may_end_on_double": True,
-    "mexican_on_first_turn": False,
-    "own_train_required_before_other_play": False,
-    "others_may_start_unstarted_marked_train": True,
-    "double_followup": "anywhere",
-    "satisfy_scope": "table",
-    "doubles_per_turn": "unlimited",
-    "satisfy_order": "oldest_first",
-    "draw_rule": "one_then_pass",
-    "must_play_if_able": True,
-    "marker_removal": "auto_on_own_train_play",
-    "go_out_on_double": "allowed",
-    "first_turn_out": "others_finish_first_turn",
-    "last_tile_call": "draw2",
-    "blocked_definition": "no_legal_move_anywhere",
-    "blocked_scoring": "pips",
-    "blank_scoring": "double_blank_50",
-    "going_out_bonus": 0,
-    "open_marker_penalty": 0,
+    "double_followup": DoubleFollowup.ANYWHERE,
+    "blank_scoring": BlankScoring.DOUBLE_BLANK_50,
     "blanks_wild": True,
-    "dead_double": "frees_play",
-    "double_branches": 1,
-    "mexican_trains": 1,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -192,130 +122,10 @@ PRESET_TITLES: dict[str, str] = {
     "web_compilation": "Web rules compilation (seed 004)",
 }
 
-# key -> (one line a player can read on the setup page, where the rule's variants come from).
-# Source codes are those of shared/rules/variants.md; docs/rules.md gives the full story.
+# key -> (one line a player can read on the setup page, where the rule's variants come from);
+# kept for callers that read both at once. Each key's own entry in RULE_KEYS is the source.
 RULE_HELP: dict[str, tuple[str, str]] = {
-    "set_max": (
-        "The highest double in the set: 12 means a double-12 set of 91 tiles.",
-        "S-01, S-11; seeds 001-004 all use double-12",
-    ),
-    "hand_size": (
-        "How many tiles each player is dealt, by the number of players.",
-        "S-02 (Celko), seed 003 (Fundex), S-09, seed 001, seed 002",
-    ),
-    "engine_source": (
-        "How the round's engine double gets to the hub: set aside before the deal, "
-        "or laid by whoever holds it.",
-        "S-01, S-13, seed 001; S-02, seed 002; S-09; S-14",
-    ),
-    "round_leader": (
-        "Who plays first each round: the next seat to the left each round, or the engine holder.",
-        "S-12, seeds 001, 004; S-02, seed 002",
-    ),
-    "schedule": (
-        "Which double is the engine in each round, normally 12, 11, ... down to 0.",
-        "variants B.2 core 7; seeds 001-004",
-    ),
-    "first_turn": (
-        "On your first turn, may you lay a whole run on your own train, or only one tile?",
-        "S-02, seed 001; S-05, seed 003 (Fundex)",
-    ),
-    "first_turn_may_end_on_double": (
-        "May your first-turn run end on a double that is left open for the table to cover?",
-        "S-03, S-22; P-DC, P-CM",
-    ),
-    "mexican_on_first_turn": (
-        "May you start or play on the Mexican Train on your very first turn?",
-        "S-20, S-22, seeds 001-004; S-09, S-27",
-    ),
-    "own_train_required_before_other_play": (
-        "Must your own train have a tile before you may play anywhere else?",
-        "S-18, seed 003 (Fundex, as read); S-16, seeds 002, 004",
-    ),
-    "others_may_start_unstarted_marked_train": (
-        "If a player with a marker up has not started a train, may others start it for them?",
-        "S-19, seed 004",
-    ),
-    "double_followup": (
-        "After you play a double, must your extra tile cover it, may it go anywhere, "
-        "or is there no extra tile?",
-        "S-09, seeds 001, 003; S-10, seeds 002, 004; P-JA",
-    ),
-    "satisfy_scope": (
-        "While a double is open, does all other play stop, only play on that train, or nothing?",
-        "S-04, S-09, seeds 001-004; P-JA; S-21",
-    ),
-    "doubles_per_turn": (
-        "How many doubles you may play in one turn.",
-        "S-07, S-28, seeds 002, 004; S-23, seeds 001, 003",
-    ),
-    "satisfy_order": (
-        "With several open doubles, which one must be covered first?",
-        "S-17c, seeds 002, 004; S-17a, S-23; P-JET",
-    ),
-    "draw_rule": (
-        "When you cannot play: draw one tile and play it or pass, or keep drawing until you can.",
-        "S-05, S-09, seeds 001-004; S-17a",
-    ),
-    "must_play_if_able": (
-        "Must you play when you hold a tile that fits somewhere you may play?",
-        "S-05, seeds 001, 003, 004; P-DC",
-    ),
-    "marker_removal": (
-        "How your marker comes off: by itself when you play on your own train, "
-        "or at your choice after any play.",
-        "S-17b, seeds 001, 003, 004; P-JA",
-    ),
-    "go_out_on_double": (
-        "May a double be your last tile, ending the round, and at what cost to the others?",
-        "S-28, seeds 001, 002, 004; P-CM; S-23",
-    ),
-    "first_turn_out": (
-        "If someone goes out on their first turn, do the others still get their first turn?",
-        "seed 001, S-23, P-DC",
-    ),
-    "last_tile_call": (
-        "The penalty for not announcing (tapping) your last tile in time.",
-        "S-08, seeds 003, 004; S-25; S-07, S-24; S-10",
-    ),
-    "blocked_definition": (
-        "When a round counts as blocked: nobody has any legal move, or a full lap of passes.",
-        "S-24, seeds 003, 004; P-CM; P-JA",
-    ),
-    "blocked_scoring": (
-        "Scoring a blocked round: everyone counts pips, or the lowest hand scores 0.",
-        "variants B.2 core 6; P-GG",
-    ),
-    "blank_scoring": (
-        "What blanks cost at scoring: face value (0), or extra for the double-blank "
-        "or every blank half.",
-        "seed 001; S-16, seed 004; S-25; S-24, seed 003 (Fundex)",
-    ),
-    "going_out_bonus": (
-        "Points given to the player who goes out (negative, so it lowers their total).",
-        "P-GG, P-EP",
-    ),
-    "open_marker_penalty": (
-        "Points added for each of your markers still up when the round ends.",
-        "S-26",
-    ),
-    "blanks_wild": (
-        "May a blank end match any number?",
-        "S-16 (no); S-24, seed 004 (yes)",
-    ),
-    "dead_double": (
-        "If a double can never be covered (all its tiles are already played), "
-        "does play go on elsewhere?",
-        "seed 004; seeds 001-003 (as read)",
-    ),
-    "double_branches": (
-        "How many tiles a double takes before its train goes on (2 or 3: Chicken Foot style).",
-        "S-01, S-24, P-JA",
-    ),
-    "mexican_trains": (
-        "How many public Mexican Trains may be built in a round.",
-        "S-15, seeds 001, 003, 004; S-21",
-    ),
+    key: (rule.help, rule.sources) for key, rule in RULE_KEYS.items()
 }
 
 # Keys on which a preset's rule book says nothing, so the preset keeps standard's value.

@@ -6,6 +6,26 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from companion.rules.keys import (
+    RULE_KEYS,
+    BlankScoring,
+    BlockedDefinition,
+    BlockedScoring,
+    DeadDouble,
+    DealTable,
+    DoubleFollowup,
+    DrawRule,
+    EngineSource,
+    FirstTurn,
+    FirstTurnOut,
+    GoOutOnDouble,
+    LastTileCall,
+    MarkerRemoval,
+    RoundLeader,
+    SatisfyOrder,
+    SatisfyScope,
+    plain,
+)
 from companion.rules.presets import PRESETS
 
 
@@ -13,46 +33,14 @@ class RulesError(ValueError):
     """A rule key or value is unknown, or the rules cannot serve the request."""
 
 
-# Every contract key with its allowed values; ``None`` marks keys checked by hand (numbers,
-# tables, schedules). The first value listed is not necessarily the default: presets decide.
+# Every contract key with its allowed values (from RULE_KEYS); ``None`` marks keys checked by
+# hand (numbers, tables, schedules). The first value listed is not necessarily the default:
+# presets decide.
 CHOICES: dict[str, tuple[object, ...] | None] = {
-    "set_max": (12, 6, 9, 15, 18),
-    "hand_size": None,
-    "engine_source": (
-        "set_aside",
-        "holder_plays_draw_all",
-        "holder_plays_draw_in_turn",
-        "next_highest_double",
-    ),
-    "round_leader": ("rotate_left", "engine_holder"),
-    "schedule": None,
-    "first_turn": ("multi_own_train", "single_tile"),
-    "first_turn_may_end_on_double": (True, False),
-    "mexican_on_first_turn": (False, True),
-    "own_train_required_before_other_play": (False, True),
-    "others_may_start_unstarted_marked_train": (True, False),
-    "double_followup": ("must_cover_own_if_able", "anywhere", "none"),
-    "satisfy_scope": ("table", "train_only", "none"),
-    "doubles_per_turn": ("unlimited", 1),
-    "satisfy_order": ("oldest_first", "newest_first", "any"),
-    "draw_rule": ("one_then_pass", "until_playable"),
-    "must_play_if_able": (True, False),
-    "marker_removal": ("auto_on_own_train_play", "owner_choice_after_any_play"),
-    "go_out_on_double": ("allowed", "must_be_covered", "allowed_opponents_x2"),
-    "first_turn_out": ("others_finish_first_turn", "round_ends"),
-    "last_tile_call": ("draw2", "none", "draw1", "draw2_and_skip"),
-    "blocked_definition": ("no_legal_move_anywhere", "full_lap_of_passes"),
-    "blocked_scoring": ("pips", "lowest_to_zero"),
-    "blank_scoring": ("pips", "double_blank_50", "double_blank_25", "blank_25_double_blank_50"),
-    "going_out_bonus": None,
-    "open_marker_penalty": None,
-    "blanks_wild": (False, True),
-    "dead_double": ("frees_play", "blocks_play"),
-    "double_branches": (1, 2, 3),
-    "mexican_trains": (1, 2),
+    key: rule.choices for key, rule in RULE_KEYS.items()
 }
 
-KEYS: tuple[str, ...] = tuple(CHOICES)
+KEYS: tuple[str, ...] = tuple(RULE_KEYS)
 """The contract's rule keys, in the order the contract lists them."""
 
 # Named deal tables: set_max -> {players: tiles each}.
@@ -69,7 +57,7 @@ DEAL_TABLES: dict[str, dict[int, dict[int, int]]] = {
     "wikihow": {12: dict(zip(range(2, 11), (12, 12, 12, 12, 12, 10, 10, 8, 8), strict=True))},
 }
 
-HandSizeValue = str | tuple[tuple[int, int], ...]
+HandSizeValue = DealTable | tuple[tuple[int, int], ...]
 ScheduleValue = str | tuple[int, ...]
 
 
@@ -84,32 +72,32 @@ class Rules:
     set_max: int
     hand_size: HandSizeValue
     """A named deal table, or ``((players, tiles), ...)`` sorted by players."""
-    engine_source: str
-    round_leader: str
+    engine_source: EngineSource
+    round_leader: RoundLeader
     schedule: ScheduleValue
     """``"descend_from_max"`` or the engine value of each round."""
-    first_turn: str
+    first_turn: FirstTurn
     first_turn_may_end_on_double: bool
     mexican_on_first_turn: bool
     own_train_required_before_other_play: bool
     others_may_start_unstarted_marked_train: bool
-    double_followup: str
-    satisfy_scope: str
+    double_followup: DoubleFollowup
+    satisfy_scope: SatisfyScope
     doubles_per_turn: str | int
-    satisfy_order: str
-    draw_rule: str
+    satisfy_order: SatisfyOrder
+    draw_rule: DrawRule
     must_play_if_able: bool
-    marker_removal: str
-    go_out_on_double: str
-    first_turn_out: str
-    last_tile_call: str
-    blocked_definition: str
-    blocked_scoring: str
-    blank_scoring: str
+    marker_removal: MarkerRemoval
+    go_out_on_double: GoOutOnDouble
+    first_turn_out: FirstTurnOut
+    last_tile_call: LastTileCall
+    blocked_definition: BlockedDefinition
+    blocked_scoring: BlockedScoring
+    blank_scoring: BlankScoring
     going_out_bonus: int
     open_marker_penalty: int
     blanks_wild: bool
-    dead_double: str
+    dead_double: DeadDouble
     double_branches: Literal[1, 2, 3] | int
     mexican_trains: int
 
@@ -151,7 +139,7 @@ class Rules:
                 value = {str(players): tiles for players, tiles in value}
             elif key == "schedule" and not isinstance(value, str):
                 value = list(value)
-            out[key] = value
+            out[key] = plain(value)
         return out
 
     def replace(self, **changes: Any) -> Rules:
@@ -174,8 +162,12 @@ def _validate(key: str, value: Any, values: Mapping[str, Any]) -> Any:
     choices = CHOICES[key]
     if choices is not None:
         for choice in choices:
-            # 1 == True in Python, so compare types too.
-            if value == choice and type(value) is type(choice):
+            # A named choice (an enum member) is read from its string; 1 == True in Python, so
+            # other values compare their types too.
+            if isinstance(choice, str):
+                if isinstance(value, str) and value == choice:
+                    return choice
+            elif value == choice and type(value) is type(choice):
                 return value
         allowed = ", ".join(_describe(choice) for choice in choices)
         raise RulesError(f"rules.{key}: {_describe(value)} is not one of {allowed}")
@@ -199,7 +191,7 @@ def _validate_hand_size(value: Any) -> HandSizeValue:
         if value not in DEAL_TABLES:
             names = ", ".join(sorted(DEAL_TABLES))
             raise RulesError(f"rules.hand_size: unknown deal table {value!r} (known: {names})")
-        return value
+        return DealTable(value)
     if isinstance(value, tuple):
         value = {str(p): t for p, t in value}
     if not isinstance(value, Mapping) or not value:

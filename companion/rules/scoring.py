@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
+from companion.rules.keys import BlankScoring, BlockedScoring, GoOutOnDouble
 from companion.rules.rules import Rules, RulesError
 from companion.rules.setup import schedule
 from companion.rules.tiles import Tile, full_set
@@ -20,24 +21,29 @@ class HandScore(NamedTuple):
     reason: str
 
 
+_DOUBLE_BLANK_POINTS = {
+    BlankScoring.DOUBLE_BLANK_50: 50,
+    BlankScoring.DOUBLE_BLANK_25: 25,
+    BlankScoring.BLANK_25_DOUBLE_BLANK_50: 50,
+}
+
+
 def tile_points(tile: Tile, blank_scoring: str) -> int:
     """What one tile counts under ``blank_scoring``."""
-    if tile.low != 0 or blank_scoring == "pips":
+    if tile.low != 0 or blank_scoring == BlankScoring.PIPS:
         return tile.pips
     if tile.high == 0:
-        return {"double_blank_50": 50, "double_blank_25": 25, "blank_25_double_blank_50": 50}[
-            blank_scoring
-        ]
-    if blank_scoring == "blank_25_double_blank_50":
+        return _DOUBLE_BLANK_POINTS[BlankScoring(blank_scoring)]
+    if blank_scoring == BlankScoring.BLANK_25_DOUBLE_BLANK_50:
         return tile.high + 25
     return tile.pips
 
 
 _BLANK_WORDS = {
-    "pips": "every tile counts its pips",
-    "double_blank_50": "the double blank counts 50, other tiles their pips",
-    "double_blank_25": "the double blank counts 25, other tiles their pips",
-    "blank_25_double_blank_50": "each blank half counts 25 and the double blank 50",
+    BlankScoring.PIPS: "every tile counts its pips",
+    BlankScoring.DOUBLE_BLANK_50: "the double blank counts 50, other tiles their pips",
+    BlankScoring.DOUBLE_BLANK_25: "the double blank counts 25, other tiles their pips",
+    BlankScoring.BLANK_25_DOUBLE_BLANK_50: "each blank half counts 25 and the double blank 50",
 }
 
 
@@ -71,11 +77,14 @@ def score_hand(
             f" with a going-out bonus of {rules.going_out_bonus}" if rules.going_out_bonus else ""
         )
         return HandScore(points, f"Went out{bonus}{penalty_words}: {points} points.")
-    if round_end == "blocked" and lowest and rules.blocked_scoring == "lowest_to_zero":
+    if round_end == "blocked" and lowest and rules.blocked_scoring == BlockedScoring.LOWEST_TO_ZERO:
         return HandScore(0, "Lowest hand of a blocked round is recorded as 0 points.")
     tile_total = sum(tile_points(tile, rules.blank_scoring) for tile in hand)
     words = _BLANK_WORDS[rules.blank_scoring]
-    if round_end == "went_out_on_double" and rules.go_out_on_double == "allowed_opponents_x2":
+    if (
+        round_end == "went_out_on_double"
+        and rules.go_out_on_double == GoOutOnDouble.ALLOWED_OPPONENTS_X2
+    ):
         points = 2 * tile_total + penalty
         return HandScore(
             points,
@@ -117,6 +126,6 @@ def max_hand_points(rules: Rules) -> int:
         for tile in full_set(rules.set_max)
         if tile != Tile(smallest_engine, smallest_engine)
     )
-    if rules.go_out_on_double == "allowed_opponents_x2":
+    if rules.go_out_on_double == GoOutOnDouble.ALLOWED_OPPONENTS_X2:
         total *= 2
     return total + rules.open_marker_penalty

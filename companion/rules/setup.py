@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from companion.rules.keys import DESCEND_FROM_MAX, EngineSource, RoundLeader
 from companion.rules.rules import Rules, RulesError
 from companion.rules.tiles import set_size
 
@@ -48,7 +49,7 @@ def deal(rules: Rules, players: int) -> Deal:
     """
     size = hand_size(rules, players)
     tiles = set_size(rules.set_max)
-    engine_aside = 1 if rules.engine_source == "set_aside" else 0
+    engine_aside = 1 if rules.engine_source == EngineSource.SET_ASIDE else 0
     boneyard = tiles - engine_aside - size * players
     if boneyard < 0:
         raise RulesError(
@@ -60,7 +61,7 @@ def deal(rules: Rules, players: int) -> Deal:
 
 def schedule(rules: Rules) -> tuple[int, ...]:
     """The engine of each round, first round first."""
-    if rules.schedule == "descend_from_max":
+    if rules.schedule == DESCEND_FROM_MAX:
         return tuple(range(rules.set_max, -1, -1))
     assert not isinstance(rules.schedule, str)
     for engine in rules.schedule:
@@ -74,6 +75,6 @@ def schedule(rules: Rules) -> tuple[int, ...]:
 def leaders(rules: Rules, players: int) -> tuple[int | None, ...]:
     """The seat (from 0) leading each round, or ``None`` where the deal decides it."""
     rounds = len(schedule(rules))
-    if rules.round_leader == "rotate_left":
+    if rules.round_leader == RoundLeader.ROTATE_LEFT:
         return tuple(number % players for number in range(rounds))
     return (None,) * rounds

@@ -23,6 +23,7 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
 )
+from companion.rules.keys import BlockedDefinition, GoOutOnDouble
 from companion.rules.presets import PRESETS
 from companion.rules.rules import CHOICES, Rules
 from companion.rules.setup import hand_size, leaders, schedule
@@ -251,7 +252,7 @@ def _check_after(
     if (
         type(action) is End
         and state.outcome is None
-        and state.rules.blocked_definition == "no_legal_move_anywhere"
+        and state.rules.blocked_definition == BlockedDefinition.NO_LEGAL_MOVE_ANYWHERE
         and _uncoverable_out(state)
     ):
         _fail("a player is out on a double no one can ever cover, but the round goes on")
@@ -263,7 +264,7 @@ def _check_after(
 def _uncoverable_out(state: State) -> bool:
     """Whether players are out on doubles (``must_be_covered``) that nobody can ever cover:
     the boneyard is empty and the hands hold too few tiles that fit each of them."""
-    if state.boneyard_count or state.rules.go_out_on_double != "must_be_covered":
+    if state.boneyard_count or state.rules.go_out_on_double != GoOutOnDouble.MUST_BE_COVERED:
         return False
     waiting = [
         state.going_out_double[seat]
@@ -289,9 +290,12 @@ def _check_end(state: State) -> None:
     rules = state.rules
     if outcome.reason is EndReason.BLOCKED:
         if outcome.rule == "go_out_on_double":
-            if rules.blocked_definition != "no_legal_move_anywhere" or not _uncoverable_out(state):
+            if (
+                rules.blocked_definition != BlockedDefinition.NO_LEGAL_MOVE_ANYWHERE
+                or not _uncoverable_out(state)
+            ):
                 _fail("blocked on a going-out double that could still be covered")
-        elif rules.blocked_definition == "full_lap_of_passes":
+        elif rules.blocked_definition == BlockedDefinition.FULL_LAP_OF_PASSES:
             if state.passes_in_a_row < state.n:
                 _fail("blocked before a full lap of passes")
         elif state.boneyard_count or not legality.nobody_can_play(state):

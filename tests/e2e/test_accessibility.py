@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,8 @@ def open_house_rules_with_a_conflict(page: Page, game: dict[str, Any]) -> None:
     other.goto(page.url)
     other.get_by_label("What blanks count").select_option("double_blank_50")
     other.get_by_role("button", name="Save the house rules").click()
+    # The other phone's save must have landed (and its page settled) before this one saves.
+    expect(other.get_by_text(re.compile("House rules changed"))).to_be_visible()
     other.close()
     page.get_by_label("What blanks count").select_option("double_blank_25")
     page.get_by_role("button", name="Save the house rules").click()

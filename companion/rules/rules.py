@@ -6,26 +6,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from companion.rules.keys import (
-    RULE_KEYS,
-    BlankScoring,
-    BlockedDefinition,
-    BlockedScoring,
-    DeadDouble,
-    DealTable,
-    DoubleFollowup,
-    DrawRule,
-    EngineSource,
-    FirstTurn,
-    FirstTurnOut,
-    GoOutOnDouble,
-    LastTileCall,
-    MarkerRemoval,
-    RoundLeader,
-    SatisfyOrder,
-    SatisfyScope,
-    plain,
-)
+from companion.rules import keys
+from companion.rules.keys import RULE_KEYS, DealTable, plain
 from companion.rules.presets import PRESETS
 
 
@@ -72,32 +54,32 @@ class Rules:
     set_max: int
     hand_size: HandSizeValue
     """A named deal table, or ``((players, tiles), ...)`` sorted by players."""
-    engine_source: EngineSource
-    round_leader: RoundLeader
+    engine_source: keys.EngineSource
+    round_leader: keys.RoundLeader
     schedule: ScheduleValue
     """``"descend_from_max"`` or the engine value of each round."""
-    first_turn: FirstTurn
+    first_turn: keys.FirstTurn
     first_turn_may_end_on_double: bool
     mexican_on_first_turn: bool
     own_train_required_before_other_play: bool
     others_may_start_unstarted_marked_train: bool
-    double_followup: DoubleFollowup
-    satisfy_scope: SatisfyScope
+    double_followup: keys.DoubleFollowup
+    satisfy_scope: keys.SatisfyScope
     doubles_per_turn: str | int
-    satisfy_order: SatisfyOrder
-    draw_rule: DrawRule
+    satisfy_order: keys.SatisfyOrder
+    draw_rule: keys.DrawRule
     must_play_if_able: bool
-    marker_removal: MarkerRemoval
-    go_out_on_double: GoOutOnDouble
-    first_turn_out: FirstTurnOut
-    last_tile_call: LastTileCall
-    blocked_definition: BlockedDefinition
-    blocked_scoring: BlockedScoring
-    blank_scoring: BlankScoring
+    marker_removal: keys.MarkerRemoval
+    go_out_on_double: keys.GoOutOnDouble
+    first_turn_out: keys.FirstTurnOut
+    last_tile_call: keys.LastTileCall
+    blocked_definition: keys.BlockedDefinition
+    blocked_scoring: keys.BlockedScoring
+    blank_scoring: keys.BlankScoring
     going_out_bonus: int
     open_marker_penalty: int
     blanks_wild: bool
-    dead_double: DeadDouble
+    dead_double: keys.DeadDouble
     double_branches: Literal[1, 2, 3] | int
     mexican_trains: int
 

@@ -40,6 +40,21 @@ def open_home(page: Page, game: dict[str, Any]) -> None:
     ).to_be_visible()
 
 
+def open_home_with_a_finished_game(page: Page, game: dict[str, Any]) -> None:
+    created = page.request.post(
+        "/api/games", data={"players": ["Eve", "Fay"], "rules": {"schedule": [2, 1, 0]}}
+    ).json()
+    for n in range(1, 4):
+        page.request.put(
+            f"/api/games/{created['id']}/rounds/{n}",
+            data={"scores": {"Eve": {"went_out": True}, "Fay": {"points": n}}, "version": n},
+            headers={"Authorization": f"Bearer {created['edit_token']}"},
+        )
+    page.goto(created["edit_url"])
+    page.goto("/")
+    expect(page.get_by_text("Finished: Eve wins with 0.")).to_be_visible()
+
+
 def open_new_game(page: Page, game: dict[str, Any]) -> None:
     page.goto("/games/new")
 
@@ -125,6 +140,7 @@ def open_error_page(page: Page, game: dict[str, Any]) -> None:
 
 PAGES: dict[str, Callable[[Page, dict[str, Any]], None]] = {
     "home": open_home,
+    "home with a finished game": open_home_with_a_finished_game,
     "new game": open_new_game,
     "new game with errors": open_new_game_with_errors,
     "scoresheet": open_scoresheet,

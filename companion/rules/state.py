@@ -11,8 +11,10 @@ and the boneyard is only a count.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from companion.rules import legality
 from companion.rules.actions import (
@@ -28,11 +30,14 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
     RoundOverError,
+    Status,
+    StatusReason,
     TrainId,
 )
 from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
+from companion.rules.table import PositionError, Table
 from companion.rules.tiles import Tile, full_set
 
 
@@ -52,6 +57,52 @@ def match_end(end: int, tile: Tile, wild: bool) -> int:
         if end == 0:
             return tile.low
     return -1
+
+
+_TURN_VALUES = (
+    "passes_in_a_row",
+    "outcome",
+    "turn",
+    "is_first_turn",
+    "played",
+    "played_own",
+    "doubles_played",
+    "owes_followup",
+    "followup_optional",
+    "followup_train",
+    "first_train",
+    "draws_since_play",
+    "drawn",
+    "drawn_unknown",
+    "drawn_playable",
+    "turn_over",
+    "turn_over_rule",
+    "failed_marker",
+    "first_turns_known",
+)
+"""The plain values of a position (numbers, flags, tiles, ``None``): copied as they are."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A position's data at one moment, for :meth:`State.pop` and :meth:`State.copy`.
+
+    The containers are private copies: restoring copies them again, so one snapshot can be
+    restored any number of times.
+    """
+
+    hands: list[list[Tile] | None]
+    hand_index: list[list[list[Tile]] | None]
+    boneyard: list[Tile] | None
+    boneyard_count: int
+    train_tiles: list[list[Tile]]
+    ends: list[list[int]]
+    lists: list[list[Any]]
+    """Per-train and per-seat lists: started, markers, double values, covers left, open
+    doubles, table counts, first turns left, going-out doubles, out seats, turn doubles."""
+    on_table: set[Tile]
+    values: dict[str, Any]
+    """Every name of ``_TURN_VALUES`` with its value."""
 
 
 class State:
@@ -103,8 +154,11 @@ class State:
         self.out_seats: list[int] = []
         self.passes_in_a_row = 0
         self.outcome: Outcome | None = None
+        # Whether ``first_turn_left`` is known rather than guessed from the trains (a referee
+        # query may leave it out); only then does ``first_turn_out`` keep a round going.
+        self.first_turns_known = True
         self.turn = leader
-        self._stack: list[tuple[object, ...]] = []
+        self._stack: list[Snapshot] = []
         self._new_turn()
 
     # -- turn bookkeeping ---------------------------------------------------------------------
@@ -424,21 +478,76 @@ class State:
         self._new_turn()
 
     def _blocked(self) -> bool:
-        rules = self.rules
-        if rules.blocked_definition == "full_lap_of_passes":
-            if self.passes_in_a_row >= self.n:
-                self._finish(EndReason.BLOCKED, (), "blocked_definition")
-                return True
+        rule = self.blocked_by()
+        if rule is None:
             return False
+        self._finish(EndReason.BLOCKED, (), rule)
+        return True
+
+    def blocked_by(self) -> str | None:
+        """The rule under which the round is blocked as the table stands between turns
+        (``"blocked_definition"`` or ``"go_out_on_double"``), or ``None`` if it is not.
+
+        The one test for a blocked round: the end of every turn and :meth:`status` use it.
+        """
+        if self.rules.blocked_definition == "full_lap_of_passes":
+            return "blocked_definition" if self.passes_in_a_row >= self.n else None
         if self.going_out_stuck():
-            self._finish(EndReason.BLOCKED, (), "go_out_on_double")
-            return True
+            return "go_out_on_double"
         if self.boneyard_count > 0 or any(h is None for h in self.hands):
-            return False
-        if legality.nobody_can_play(self):
-            self._finish(EndReason.BLOCKED, (), "blocked_definition")
-            return True
-        return False
+            return None
+        return "blocked_definition" if legality.nobody_can_play(self) else None
+
+    def status(self) -> Status:
+        """Whether the round is over at the start of the current turn, the rule that decides
+        and why; every seat with a known empty hand counts as out.
+
+        Unlike :attr:`outcome`, which records how play ended a round, this judges a position
+        as given (the referee's ``round_status``), and never changes it.
+        """
+        if self.outcome is not None:
+            reason = (
+                StatusReason.WENT_OUT
+                if self.outcome.reason is not EndReason.BLOCKED
+                else StatusReason.BLOCKED
+            )
+            return Status(True, self.outcome.rule, reason, self.outcome.out_seats)
+        out = tuple(seat for seat, hand in enumerate(self.hands) if hand is not None and not hand)
+        full_lap = self.rules.blocked_definition == "full_lap_of_passes"
+        if out:
+            if self.pending_out_doubles():
+                rule = self.blocked_by()
+                if rule is None:
+                    return Status(False, "go_out_on_double", StatusReason.DOUBLE_OPEN, out)
+                if rule == "go_out_on_double":
+                    return Status(True, rule, StatusReason.DOUBLE_UNCOVERABLE, out)
+                reason = StatusReason.FULL_LAP if full_lap else StatusReason.BLOCKED
+                return Status(True, rule, reason, out)
+            waiting = tuple(
+                seat for seat in range(self.n) if self.first_turn_left[seat] and seat not in out
+            )
+            if (
+                waiting
+                and self.first_turns_known
+                and self.rules.first_turn_out == "others_finish_first_turn"
+            ):
+                return Status(False, "first_turn_out", StatusReason.FIRST_TURNS_LEFT, out, waiting)
+            return Status(True, "went_out", StatusReason.WENT_OUT, out)
+        rule = self.blocked_by()
+        if rule is not None:
+            reason = StatusReason.FULL_LAP if full_lap else StatusReason.BLOCKED
+            return Status(True, rule, reason)
+        if full_lap:
+            return Status(False, "blocked_definition", StatusReason.PASSES)
+        if self.boneyard_count > 0:
+            return Status(False, "blocked_definition", StatusReason.BONEYARD_LEFT)
+        for seat in range(self.n):
+            plays = legality.plays_for(self, seat, True)
+            if plays:
+                return Status(
+                    False, "blocked_definition", StatusReason.CAN_PLAY, seat=seat, play=plays[0]
+                )
+        return Status(False, "blocked_definition", StatusReason.MARKERS_UP)
 
     # -- going out on a double that must be covered ------------------------------------------
 
@@ -526,83 +635,81 @@ class State:
 
     # -- undo -------------------------------------------------------------------------------
 
-    def _snapshot(self) -> tuple[object, ...]:
-        return (
+    def _snapshot(self) -> Snapshot:
+        turn = self.__dict__
+        return Snapshot(
             [list(h) if h is not None else None for h in self.hands],
             [[list(v) for v in i] if i is not None else None for i in self.hand_index],
             list(self.boneyard) if self.boneyard is not None else None,
             self.boneyard_count,
             [list(t) for t in self.train_tiles],
             [list(e) for e in self.ends],
-            list(self.started),
-            list(self.markers),
-            list(self.double_value),
-            list(self.covers_left),
-            list(self.open_doubles),
+            [
+                list(self.started),
+                list(self.markers),
+                list(self.double_value),
+                list(self.covers_left),
+                list(self.open_doubles),
+                list(self.table_count),
+                list(self.first_turn_left),
+                list(self.going_out_double),
+                list(self.out_seats),
+                list(self.turn_doubles),
+            ],
             set(self.on_table),
-            list(self.table_count),
-            list(self.first_turn_left),
-            list(self.going_out_double),
-            list(self.out_seats),
-            self.passes_in_a_row,
-            self.outcome,
-            self.turn,
-            self.is_first_turn,
-            self.played,
-            self.played_own,
-            self.doubles_played,
-            list(self.turn_doubles),
-            self.owes_followup,
-            self.followup_optional,
-            self.followup_train,
-            self.first_train,
-            self.draws_since_play,
-            self.drawn,
-            self.drawn_unknown,
-            self.drawn_playable,
-            self.turn_over,
-            self.turn_over_rule,
-            self.failed_marker,
+            {name: turn[name] for name in _TURN_VALUES},
         )
 
-    def _restore(self, snap: tuple[object, ...]) -> None:
+    def _restore(self, snap: Snapshot) -> None:
+        self.hands = [list(h) if h is not None else None for h in snap.hands]
+        self.hand_index = [[list(v) for v in i] if i is not None else None for i in snap.hand_index]
+        self.boneyard = list(snap.boneyard) if snap.boneyard is not None else None
+        self.boneyard_count = snap.boneyard_count
+        self.train_tiles = [list(t) for t in snap.train_tiles]
+        self.ends = [list(e) for e in snap.ends]
         (
-            self.hands,
-            self.hand_index,
-            self.boneyard,
-            self.boneyard_count,
-            self.train_tiles,
-            self.ends,
             self.started,
             self.markers,
             self.double_value,
             self.covers_left,
             self.open_doubles,
-            self.on_table,
             self.table_count,
             self.first_turn_left,
             self.going_out_double,
             self.out_seats,
-            self.passes_in_a_row,
-            self.outcome,
-            self.turn,
-            self.is_first_turn,
-            self.played,
-            self.played_own,
-            self.doubles_played,
             self.turn_doubles,
-            self.owes_followup,
-            self.followup_optional,
-            self.followup_train,
-            self.first_train,
-            self.draws_since_play,
-            self.drawn,
-            self.drawn_unknown,
-            self.drawn_playable,
-            self.turn_over,
-            self.turn_over_rule,
-            self.failed_marker,
-        ) = snap  # type: ignore[assignment]
+        ) = (list(values) for values in snap.lists)
+        self.on_table = set(snap.on_table)
+        self.__dict__.update(snap.values)
+
+    def _copy_containers(self) -> None:
+        """Gives this object its own copy of every container it shares with another."""
+        self.hands = [list(h) if h is not None else None for h in self.hands]
+        self.hand_index = [[list(v) for v in i] if i is not None else None for i in self.hand_index]
+        if self.boneyard is not None:
+            self.boneyard = list(self.boneyard)
+        self.train_tiles = [list(t) for t in self.train_tiles]
+        self.ends = [list(e) for e in self.ends]
+        self.started = list(self.started)
+        self.markers = list(self.markers)
+        self.double_value = list(self.double_value)
+        self.covers_left = list(self.covers_left)
+        self.open_doubles = list(self.open_doubles)
+        self.table_count = list(self.table_count)
+        self.first_turn_left = list(self.first_turn_left)
+        self.going_out_double = list(self.going_out_double)
+        self.out_seats = list(self.out_seats)
+        self.turn_doubles = list(self.turn_doubles)
+        self.on_table = set(self.on_table)
+
+    def with_markers_up(self) -> State:
+        """A read-only view of this position with every seat's marker up (what passing would
+        lead to), sharing all other data with this state: for looking, never for playing."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.markers = [True] * self.n + self.markers[self.n :]
+        other._stack = []
+        return other
 
     def copy(self) -> State:
         """An independent copy of this position (without its undo history)."""
@@ -612,7 +719,7 @@ class State:
         """A copy of this position judged under other ``rules`` (same set and seats)."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
-        other._restore(self._snapshot())
+        other._copy_containers()
         other._stack = []
         other.rules = rules
         other.wild = rules.blanks_wild
@@ -715,6 +822,103 @@ class State:
             leader = holder
         names = seats if seats is not None else [chr(ord("A") + i) for i in range(players)]
         return cls(rules, names, engine, hands, boneyard=boneyard, leader=leader)
+
+    @classmethod
+    def from_table(
+        cls,
+        rules: Rules,
+        table: Table,
+        acting: str | None = None,
+        *,
+        passes_in_a_row: int = 0,
+    ) -> State:
+        """The position ``table`` describes, with ``acting`` (else the first seat) to play;
+        hands the table does not give stay unknown, and the boneyard is only a count.
+
+        A table read only in part (see :class:`~companion.rules.table.Table`) is laid out as
+        far as it goes, to find any fault in that part.
+
+        :raises: :exc:`PositionError` naming the contract field of the first fault.
+        """
+        seats = table.seats
+        hands = table.hands
+        leader = seats.index(acting) if acting is not None else 0
+        state = cls(
+            rules,
+            seats,
+            table.engine,
+            [hands.get(seat) for seat in seats],
+            boneyard_count=table.boneyard,
+            leader=leader,
+        )
+        state.passes_in_a_row = passes_in_a_row
+        markers = state.markers
+        laid = 1  # the engine
+        for spec in table.trains:
+            train = spec.train
+            if train >= 0:
+                markers[train] = spec.marker
+            tiles = spec.tiles
+            if tiles is not None:
+                laid += len(tiles)
+                bad = state.place_chain(train, tiles)
+                if bad >= 0:
+                    raise PositionError(
+                        f"table.trains.{spec.name}.tiles[{bad}]: {tiles[bad]} does not match "
+                        "the train's end"
+                    )
+            elif spec.end is not None:
+                state.start_with_end(train, spec.end)
+        if not table.trains_complete:
+            return state
+        # Every tile laid is in ``on_table`` now, so a repeat shows as a shortfall there.
+        on_table = state.on_table
+        duplicate = len(on_table) != laid
+        if not duplicate:
+            in_hands = 0
+            for hand in hands.values():
+                in_hands += len(hand)
+                if not on_table.isdisjoint(hand):
+                    duplicate = True
+            if len(hands) > 1 and len(set().union(*hands.values())) != in_hands:
+                duplicate = True
+        if duplicate:
+            _report_duplicate(table)
+        if table.open_doubles is None:
+            return state
+        wanted = [train for _, train in table.open_doubles]
+        for train in list(state.open_doubles):
+            if train not in wanted:
+                state.clear_open_double(train)
+        for i, (name, train) in enumerate(table.open_doubles):
+            if not state.started[train]:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s train is not started")
+            tiles = state.train_tiles[train]
+            if tiles and state.double_value[train] < 0 and not tiles[-1].is_double:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s last tile is not a double")
+            state.set_open_double(train)
+        if table.out is None:
+            return state
+        left = table.first_turns_left
+        if left is not None:
+            state.first_turn_left = [seat in left for seat in seats]
+        else:
+            state.first_turns_known = False
+            started = state.started
+            state.first_turn_left = [not started[i] and not markers[i] for i in range(state.n)]
+        for seat in table.out:
+            state.mark_out(seats.index(seat))
+        return state
+
+    def resolve_draw(self, tile: Tile) -> None:
+        """Learns that an unseen draw this turn was ``tile`` (as the player now plays it), if
+        it can have been: not already held nor on the table."""
+        hand = self.hands[self.turn]
+        if hand is None or tile in hand or tile in self.on_table:
+            return
+        self.add_to_hand(self.turn, tile)
+        self.drawn = tile
+        self.drawn_unknown = False
 
     def place(self, train: TrainId, tiles: Sequence[Tile]) -> None:
         """Lays ``tiles`` (from the hub outward) on ``train`` while setting up a position."""
@@ -834,8 +1038,25 @@ class LegalActions:
         return f"<LegalActions ({', '.join(map(str, self))})>"
 
 
+def _report_duplicate(table: Table) -> None:
+    """Names the first tile that is in two places (in the order the query lists them)."""
+    seen: dict[Tile, str] = {}
+    places: list[tuple[str, Sequence[Tile]]] = [
+        ("table.engine", [Tile(table.engine, table.engine)])
+    ]
+    places.extend((f"the hand of {seat}", hand) for seat, hand in table.hands.items())
+    places.extend(
+        (f"table.trains.{spec.name}", spec.tiles) for spec in table.trains if spec.tiles is not None
+    )
+    for where, tiles in places:
+        for tile in tiles:
+            if tile in seen:
+                raise PositionError(f"{where}: {tile} is also in {seen[tile]}")
+            seen[tile] = where
+
+
 def _raise_key(name: str) -> int:
     raise KeyError(name)
 
 
-__all__ = ["END", "LegalActions", "State", "match_end"]
+__all__ = ["END", "LegalActions", "PositionError", "Snapshot", "State", "Table", "match_end"]

@@ -38,7 +38,7 @@ from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
 from companion.rules.table import PositionError, Table
-from companion.rules.tiles import Tile, full_set
+from companion.rules.tiles import _BY_PAIR, MAX_PIPS, Tile, full_set
 
 
 def match_end(end: int, tile: Tile, wild: bool) -> int:
@@ -99,10 +99,16 @@ class Snapshot:
     ends: list[list[int]]
     lists: list[list[Any]]
     """Per-train and per-seat lists: started, markers, double values, covers left, open
-    doubles, table counts, first turns left, going-out doubles, out seats, turn doubles."""
+    doubles, first turns left, going-out doubles, out seats, turn doubles."""
     on_table: set[Tile]
     values: dict[str, Any]
     """Every name of ``_TURN_VALUES`` with its value."""
+
+
+# Every tile showing each value, by the other half: ``_BY_VALUE[v][x]`` is the tile v-x.
+_BY_VALUE: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(_BY_PAIR[v, x] for x in range(MAX_PIPS + 1)) for v in range(MAX_PIPS + 1)
+)
 
 
 class State:
@@ -146,9 +152,7 @@ class State:
         self.double_value = [-1] * slots
         self.covers_left = [0] * slots
         self.open_doubles: list[TrainId] = []
-        self.on_table: set[Tile] = {Tile(engine, engine)}
-        self.table_count = [0] * (self.set_max + 1)
-        self.table_count[engine] = 1
+        self.on_table: set[Tile] = {_BY_PAIR[engine, engine]}
         self.first_turn_left = [True] * self.n
         self.going_out_double = [-99] * self.n
         self.out_seats: list[int] = []
@@ -219,7 +223,10 @@ class State:
         value = self.double_value[train]
         if value < 0:
             return False
-        off = self.set_max + 1 - self.table_count[value]
+        on_table = self.on_table
+        # Tiles showing ``value`` that are not on the table (counted here rather than kept up
+        # to date on every lay: only a few positions ever ask).
+        off = sum(1 for tile in _BY_VALUE[value][: self.set_max + 1] if tile not in on_table)
         if self.wild and value != 0:
             off += sum(
                 1 for x in range(self.set_max + 1) if x != value and Tile(x, 0) not in self.on_table
@@ -337,9 +344,6 @@ class State:
             self.open_doubles.append(train)
         self.train_tiles[train].append(tile)
         self.on_table.add(tile)
-        self.table_count[tile.high] += 1
-        if not tile.is_double:
-            self.table_count[tile.low] += 1
         return new_end
 
     def _apply_play(self, tile: Tile, train: TrainId) -> None:
@@ -650,7 +654,6 @@ class State:
                 list(self.double_value),
                 list(self.covers_left),
                 list(self.open_doubles),
-                list(self.table_count),
                 list(self.first_turn_left),
                 list(self.going_out_double),
                 list(self.out_seats),
@@ -673,7 +676,6 @@ class State:
             self.double_value,
             self.covers_left,
             self.open_doubles,
-            self.table_count,
             self.first_turn_left,
             self.going_out_double,
             self.out_seats,
@@ -695,7 +697,6 @@ class State:
         self.double_value = list(self.double_value)
         self.covers_left = list(self.covers_left)
         self.open_doubles = list(self.open_doubles)
-        self.table_count = list(self.table_count)
         self.first_turn_left = list(self.first_turn_left)
         self.going_out_double = list(self.going_out_double)
         self.out_seats = list(self.out_seats)
@@ -886,17 +887,8 @@ class State:
             _report_duplicate(table)
         if table.open_doubles is None:
             return state
-        wanted = [train for _, train in table.open_doubles]
-        for train in list(state.open_doubles):
-            if train not in wanted:
-                state.clear_open_double(train)
-        for i, (name, train) in enumerate(table.open_doubles):
-            if not state.started[train]:
-                raise PositionError(f"table.open_doubles[{i}]: {name}'s train is not started")
-            tiles = state.train_tiles[train]
-            if tiles and state.double_value[train] < 0 and not tiles[-1].is_double:
-                raise PositionError(f"table.open_doubles[{i}]: {name}'s last tile is not a double")
-            state.set_open_double(train)
+        if table.open_doubles or state.open_doubles:  # usually neither: no double waits
+            state._declare_open_doubles(table.open_doubles)
         if table.out is None:
             return state
         left = table.first_turns_left
@@ -909,6 +901,24 @@ class State:
         for seat in table.out:
             state.mark_out(seats.index(seat))
         return state
+
+    def _declare_open_doubles(self, named: Sequence[tuple[str, TrainId]]) -> None:
+        """Leaves exactly the ``named`` trains' doubles open, oldest first (setting up a
+        position from a table).
+
+        :raises: :exc:`PositionError` if a named train does not end on a double.
+        """
+        wanted = [train for _, train in named]
+        for train in list(self.open_doubles):
+            if train not in wanted:
+                self.clear_open_double(train)
+        for i, (name, train) in enumerate(named):
+            if not self.started[train]:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s train is not started")
+            tiles = self.train_tiles[train]
+            if tiles and self.double_value[train] < 0 and not tiles[-1].is_double:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s last tile is not a double")
+            self.set_open_double(train)
 
     def resolve_draw(self, tile: Tile) -> None:
         """Learns that an unseen draw this turn was ``tile`` (as the player now plays it), if
@@ -963,11 +973,6 @@ class State:
         else:
             self.ends[train] = [end]
         self.on_table.update(tiles)
-        counts = self.table_count
-        for tile in tiles:
-            counts[tile.high] += 1
-            if not tile.is_double:
-                counts[tile.low] += 1
         return -1
 
     def start_with_end(self, train: TrainId, end: int) -> None:

@@ -348,7 +348,23 @@ def _read_trains(
             raise QueryError(f"table.trains.{name}.marker: expected true or false")
         tiles_raw = spec.get("tiles")
         if tiles_raw is not None:
-            tiles = _plain_tiles(tiles_raw, rows)
+            # The usual train, well-formed distinct tiles, read in one pass; anything else is
+            # read again by ``read_tiles``, for its error messages.
+            tiles: list[Tile] | None = []
+            if type(tiles_raw) is list:
+                append = tiles.append  # type: ignore[union-attr]
+                try:
+                    for a, b in tiles_raw:
+                        if type(a) is not int or type(b) is not int or a < 0 or b < 0:
+                            tiles = None
+                            break
+                        append(rows[a][b])
+                except (TypeError, ValueError, IndexError):  # not a pair, or not in the set
+                    tiles = None
+                if tiles is not None and len(set(tiles)) != len(tiles):
+                    tiles = None
+            else:
+                tiles = None
             if tiles is None:
                 tiles = read_tiles(tiles_raw, f"table.trains.{name}.tiles", set_max)
             trains.append(TrainSpec(name, train, marker, tiles))
@@ -364,25 +380,6 @@ def _read_trains(
             raise QueryError(f'table.trains.{name}: a started train needs "tiles" or "end"')
         else:
             trains.append(TrainSpec(name, train, marker))
-
-
-def _plain_tiles(raw: Any, rows: list[list[Tile]]) -> list[Tile] | None:
-    """A train's tiles read in one pass when they are well formed and distinct; ``None`` for
-    anything else, which :func:`read_tiles` then reads with its error messages."""
-    if type(raw) is not list:
-        return None
-    tiles: list[Tile] = []
-    append = tiles.append
-    try:
-        for a, b in raw:
-            if type(a) is not int or type(b) is not int or a < 0 or b < 0:
-                return None
-            append(rows[a][b])
-    except (TypeError, ValueError, IndexError):  # not a pair, or not in the set
-        return None
-    if len(set(tiles)) != len(tiles):
-        return None
-    return tiles
 
 
 def _out_seats(
@@ -482,8 +479,10 @@ def read_turn(query: Mapping[str, Any], *, rules: Rules | None = None) -> TurnQu
         names = train_names(seats)
         rows = _rows(set_max)
         actions = tuple(
-            _quick_play(a, names, rows) or read_action(a, f"actions[{i}]", seats, set_max)
-            for i, a in enumerate(actions_raw)
+            [
+                _quick_play(a, names, rows) or read_action(a, f"actions[{i}]", seats, set_max)
+                for i, a in enumerate(actions_raw)
+            ]
         )
     except QueryError as error:
         error.rules = rules

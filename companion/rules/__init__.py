@@ -19,6 +19,8 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
     RoundOverError,
+    Status,
+    StatusReason,
     TrainId,
 )
 from companion.rules.explain import Ruling, explain
@@ -27,7 +29,8 @@ from companion.rules.referee import QueryError, answer, answer_all
 from companion.rules.rules import CHOICES, DEAL_TABLES, KEYS, Rules, RulesError
 from companion.rules.scoring import HandScore, max_hand_points, score_hand, tile_points
 from companion.rules.setup import Deal, deal, hand_size, leaders, schedule
-from companion.rules.state import LegalActions, State
+from companion.rules.state import LegalActions, Snapshot, State
+from companion.rules.table import PositionError, Table, TrainSpec
 from companion.rules.tiles import (
     HandStatus,
     InvalidTileError,
@@ -50,12 +53,18 @@ __all__ = [
     "LegalActions",
     "Outcome",
     "Play",
+    "PositionError",
     "QueryError",
     "RemoveMarker",
     "RoundOverError",
     "Ruling",
+    "Snapshot",
     "State",
+    "Status",
+    "StatusReason",
+    "Table",
     "TrainId",
+    "TrainSpec",
     "answer",
     "answer_all",
     "explain",

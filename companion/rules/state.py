@@ -1,9 +1,12 @@
 """The table during a round: trains, markers, open doubles, hands, boneyard and whose turn.
 
 Like python-chess's ``Board``: :meth:`State.apply` is fast and unchecked, :meth:`State.push`
-also records an undo step for :meth:`State.pop`, and :meth:`State.push_checked` refuses an
-illegal action with an :exc:`IllegalActionError` saying which rule decided and why.
-``state.legal_actions`` is a live view supporting ``in``, iteration and ``count()``.
+also records an undo step (a :class:`Snapshot`) for :meth:`State.pop`, and
+:meth:`State.push_checked` refuses an illegal action with an :exc:`IllegalActionError` saying
+which rule decided and why. ``state.legal_actions`` is a live view supporting ``in``,
+iteration and ``count()``. :meth:`State.status` is the one place that decides whether a round
+is over; :mod:`~companion.rules.legality` only reads a state. :meth:`State.from_table` lays
+out a position described as the referee contract does.
 
 Where a referee query describes only part of the table, other players' hands are ``None``
 and the boneyard is only a count.

@@ -262,6 +262,28 @@ def train_names(seats: tuple[str, ...]) -> dict[str, TrainId]:
     return names
 
 
+def _seats(seats_raw: list[Any]) -> tuple[str, ...]:
+    """``table.seats``, checked (once per distinct list: tables repeat their seats)."""
+    try:
+        key = tuple(seats_raw)
+        if key in _GOOD_SEATS:
+            return key
+    except TypeError:  # an unhashable item, refused below
+        pass
+    if len(seats_raw) < 2 or set(map(type, seats_raw)) != {str} or "" in seats_raw:
+        raise QueryError("table.seats: expected a list of at least two seat names")
+    seats = tuple(seats_raw)
+    if len(set(seats)) != len(seats) or "mexican" in seats or "mexican2" in seats:
+        raise QueryError('table.seats: seat names must be distinct and not "mexican"')
+    if len(_GOOD_SEATS) > 1024:
+        _GOOD_SEATS.clear()
+    _GOOD_SEATS.add(seats)
+    return seats
+
+
+_GOOD_SEATS: set[tuple[str, ...]] = set()
+
+
 def _name_id(name: Any, names: dict[str, TrainId], seats: tuple[str, ...], field: str) -> TrainId:
     if type(name) is str and name in names:
         return names[name]
@@ -274,12 +296,7 @@ def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None 
         raise QueryError("table: expected an object")
     hands = hands if hands is not None else {}
     set_max = rules.set_max
-    seats_raw = _get(table, "seats", "table.", list)
-    if len(seats_raw) < 2 or set(map(type, seats_raw)) != {str} or "" in seats_raw:
-        raise QueryError("table.seats: expected a list of at least two seat names")
-    seats = tuple(seats_raw)
-    if len(set(seats)) != len(seats) or "mexican" in seats or "mexican2" in seats:
-        raise QueryError('table.seats: seat names must be distinct and not "mexican"')
+    seats = _seats(_get(table, "seats", "table.", list))
     engine = _count(table, "engine", "table.")
     if engine > set_max:
         raise QueryError(f"table.engine: {engine} is not a double of a double-{set_max} set")

@@ -113,9 +113,47 @@ _BY_VALUE: tuple[tuple[Tile, ...], ...] = tuple(
     tuple(_BY_PAIR[v, x] for x in range(MAX_PIPS + 1)) for v in range(MAX_PIPS + 1)
 )
 
+_FRESH_TURN: dict[str, Any] = {
+    "played": 0,
+    "played_own": False,
+    "doubles_played": 0,
+    "owes_followup": False,
+    "followup_optional": False,
+    "followup_train": None,
+    "first_train": None,
+    "draws_since_play": 0,
+    "drawn": None,
+    "drawn_unknown": False,
+    "drawn_playable": False,
+    "turn_over": False,
+    "turn_over_rule": "",
+    "failed_marker": False,
+    "last_lay_satisfied": False,
+}
+"""A turn's bookkeeping at its start (``is_first_turn`` and ``turn_doubles`` aside)."""
+
 
 class State:
     """One round in progress. Seats are indices into ``seats``; trains are :data:`TrainId`."""
+
+    # What the current turn has done so far (reset by ``_new_turn``).
+    is_first_turn: bool
+    played: int
+    played_own: bool
+    doubles_played: int
+    turn_doubles: list[TrainId]
+    owes_followup: bool
+    followup_optional: bool
+    followup_train: TrainId | None
+    first_train: TrainId | None
+    draws_since_play: int
+    drawn: Tile | None
+    drawn_unknown: bool
+    drawn_playable: bool
+    turn_over: bool
+    turn_over_rule: str
+    failed_marker: bool
+    last_lay_satisfied: bool
 
     def __init__(
         self,
@@ -171,23 +209,11 @@ class State:
     # -- turn bookkeeping ---------------------------------------------------------------------
 
     def _new_turn(self) -> None:
+        # One C-level update rather than a dozen attribute stores: a referee query starts a
+        # turn two or three times.
+        self.__dict__.update(_FRESH_TURN)
         self.is_first_turn = self.first_turn_left[self.turn]
-        self.played = 0
-        self.played_own = False
-        self.doubles_played = 0
-        self.turn_doubles: list[TrainId] = []
-        self.owes_followup = False
-        self.followup_optional = False
-        self.followup_train: TrainId | None = None
-        self.first_train: TrainId | None = None
-        self.draws_since_play = 0
-        self.drawn: Tile | None = None
-        self.drawn_unknown = False
-        self.drawn_playable = False
-        self.turn_over = False
-        self.turn_over_rule = ""
-        self.failed_marker = False
-        self.last_lay_satisfied = False
+        self.turn_doubles = []
 
     @property
     def trains(self) -> tuple[TrainId, ...]:
@@ -865,6 +891,8 @@ class State:
             tiles = spec.tiles
             if tiles is not None:
                 laid += len(tiles)
+                if spec.chain_end is not None and state._lay_followed(train, tiles, spec.chain_end):
+                    continue
                 bad = state.place_chain(train, tiles)
                 if bad >= 0:
                     raise PositionError(
@@ -977,6 +1005,24 @@ class State:
             self.ends[train] = [end]
         self.on_table.update(tiles)
         return -1
+
+    def _lay_followed(self, train: TrainId, tiles: Sequence[Tile], end: int) -> bool:
+        """Lays on an empty ``train`` a chain already followed from the engine to ``end``
+        (single-branch doubles, no wild blanks); False, laying nothing, where that does not
+        apply."""
+        if self.branches != 1 or self.wild or self.started[train]:
+            return False
+        self.train_tiles[train] = list(tiles)
+        self.started[train] = True
+        if tiles[-1].is_double:
+            self.ends[train] = []
+            self.double_value[train] = end
+            self.covers_left[train] = 1
+            self.open_doubles.append(train)
+        else:
+            self.ends[train] = [end]
+        self.on_table.update(tiles)
+        return True
 
     def start_with_end(self, train: TrainId, end: int) -> None:
         """Marks ``train`` started with open end ``end`` (tiles unknown)."""

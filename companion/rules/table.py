@@ -31,11 +31,16 @@ class TrainSpec(NamedTuple):
     """The train's tiles from the hub outward, when given."""
     end: int | None = None
     """The open end, when only that is given."""
+    chain_end: int | None = None
+    """With ``tiles``, under single-branch doubles without wild blanks: the open end the
+    reader already found by following the tiles from the engine (``None`` when it did not, or
+    they do not chain). A lighter path for the referee: the position trusts it."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class Table:
-    """The contract's ``table`` object, each field read and checked on its own.
+    """The contract's ``table`` object, each field read and checked on its own; read-only
+    once made (not frozen only because one is made per referee query, and frozen ones cost).
 
     A table read only up to a malformed field leaves the later fields ``None`` (and
     ``trains_complete`` false): laying out such a prefix finds any error the table shows

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.rules.actions import (
@@ -341,6 +341,11 @@ def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None 
     return Table(seats, engine, boneyard, trains, True, wanted, out, left, hands)
 
 
+# ``TrainSpec`` made from a tuple of all its fields in one C call (a table has several trains,
+# and the named tuple's own constructor is Python code).
+_spec: Callable[[tuple[Any, ...]], TrainSpec] = functools.partial(tuple.__new__, TrainSpec)
+
+
 def _read_trains(
     rules: Rules, table: Mapping[str, Any], seats: tuple[str, ...], trains: list[TrainSpec]
 ) -> None:
@@ -350,6 +355,10 @@ def _read_trains(
     names = train_names(seats)
     one_mexican = rules.mexican_trains == 1
     rows = _rows(set_max)
+    # Under single-branch doubles without wild blanks the usual chain's open end is found
+    # while reading it, sparing the position a second walk along it.
+    plain = rules.double_branches == 1 and not rules.blanks_wild
+    engine = table["engine"]  # read and checked already
     for name, spec in raw_trains.items():
         train = names.get(name, -99)
         if train == -99:
@@ -368,6 +377,7 @@ def _read_trains(
             # The usual train, well-formed distinct tiles, read in one pass; anything else is
             # read again by ``read_tiles``, for its error messages.
             tiles: list[Tile] | None = []
+            end = engine if plain else -1
             if type(tiles_raw) is list:
                 append = tiles.append  # type: ignore[union-attr]
                 try:
@@ -376,6 +386,12 @@ def _read_trains(
                             tiles = None
                             break
                         append(rows[a][b])
+                        if a == end:
+                            end = b
+                        elif b == end:
+                            end = a
+                        else:
+                            end = -1
                 except (TypeError, ValueError, IndexError):  # not a pair, or not in the set
                     tiles = None
                 if tiles is not None and len(set(tiles)) != len(tiles):
@@ -384,7 +400,9 @@ def _read_trains(
                 tiles = None
             if tiles is None:
                 tiles = read_tiles(tiles_raw, f"table.trains.{name}.tiles", set_max)
-            trains.append(TrainSpec(name, train, marker, tiles))
+                end = -1
+            chain_end = end if end >= 0 and tiles else None
+            trains.append(_spec((name, train, marker, tiles, None, chain_end)))
         elif "end" in spec:
             end = spec["end"]
             if type(end) is not int or not 0 <= end <= set_max:
@@ -392,11 +410,11 @@ def _read_trains(
                     f"table.trains.{name}.end: expected a number from 0 to {set_max}, "
                     f"got {json.dumps(end)}"
                 )
-            trains.append(TrainSpec(name, train, marker, None, end))
+            trains.append(_spec((name, train, marker, None, end, None)))
         elif _opt(spec, "started", f"table.trains.{name}.", bool, False):
             raise QueryError(f'table.trains.{name}: a started train needs "tiles" or "end"')
         else:
-            trains.append(TrainSpec(name, train, marker))
+            trains.append(_spec((name, train, marker, None, None, None)))
 
 
 def _out_seats(

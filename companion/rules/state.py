@@ -41,7 +41,7 @@ from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
 from companion.rules.table import PositionError, Table
-from companion.rules.tiles import _BY_PAIR, MAX_PIPS, Tile, full_set
+from companion.rules.tiles import _BY_PAIR, Tile, full_set
 
 
 def match_end(end: int, tile: Tile, wild: bool) -> int:
@@ -104,33 +104,9 @@ class Snapshot:
     """Per-train and per-seat lists: started, markers, double values, covers left, open
     doubles, first turns left, going-out doubles, out seats, turn doubles."""
     on_table: set[Tile]
+    table_count: list[int] | None
     values: dict[str, Any]
     """Every name of ``_TURN_VALUES`` with its value."""
-
-
-# Every tile showing each value, by the other half: ``_BY_VALUE[v][x]`` is the tile v-x.
-_BY_VALUE: tuple[tuple[Tile, ...], ...] = tuple(
-    tuple(_BY_PAIR[v, x] for x in range(MAX_PIPS + 1)) for v in range(MAX_PIPS + 1)
-)
-
-_FRESH_TURN: dict[str, Any] = {
-    "played": 0,
-    "played_own": False,
-    "doubles_played": 0,
-    "owes_followup": False,
-    "followup_optional": False,
-    "followup_train": None,
-    "first_train": None,
-    "draws_since_play": 0,
-    "drawn": None,
-    "drawn_unknown": False,
-    "drawn_playable": False,
-    "turn_over": False,
-    "turn_over_rule": "",
-    "failed_marker": False,
-    "last_lay_satisfied": False,
-}
-"""A turn's bookkeeping at its start (``is_first_turn`` and ``turn_doubles`` aside)."""
 
 
 class State:
@@ -194,6 +170,10 @@ class State:
         self.covers_left = [0] * slots
         self.open_doubles: list[TrainId] = []
         self.on_table: set[Tile] = {_BY_PAIR[engine, engine]}
+        # How many tiles on the table show each value, kept up to date as tiles are laid;
+        # ``None`` until first needed where a position is laid out whole (``from_table``).
+        self.table_count: list[int] | None = [0] * (self.set_max + 1)
+        self.table_count[engine] = 1
         self.first_turn_left = [True] * self.n
         self.going_out_double = [-99] * self.n
         self.out_seats: list[int] = []
@@ -209,11 +189,23 @@ class State:
     # -- turn bookkeeping ---------------------------------------------------------------------
 
     def _new_turn(self) -> None:
-        # One C-level update rather than a dozen attribute stores: a referee query starts a
-        # turn two or three times.
-        self.__dict__.update(_FRESH_TURN)
         self.is_first_turn = self.first_turn_left[self.turn]
+        self.played = 0
+        self.played_own = False
+        self.doubles_played = 0
         self.turn_doubles = []
+        self.owes_followup = False
+        self.followup_optional = False
+        self.followup_train = None
+        self.first_train = None
+        self.draws_since_play = 0
+        self.drawn = None
+        self.drawn_unknown = False
+        self.drawn_playable = False
+        self.turn_over = False
+        self.turn_over_rule = ""
+        self.failed_marker = False
+        self.last_lay_satisfied = False
 
     @property
     def trains(self) -> tuple[TrainId, ...]:
@@ -252,10 +244,10 @@ class State:
         value = self.double_value[train]
         if value < 0:
             return False
-        on_table = self.on_table
-        # Tiles showing ``value`` that are not on the table (counted here rather than kept up
-        # to date on every lay: only a few positions ever ask).
-        off = sum(1 for tile in _BY_VALUE[value][: self.set_max + 1] if tile not in on_table)
+        counts = self.table_count
+        if counts is None:
+            counts = self.table_count = self._count_table()
+        off = self.set_max + 1 - counts[value]
         if self.wild and value != 0:
             off += sum(
                 1 for x in range(self.set_max + 1) if x != value and Tile(x, 0) not in self.on_table
@@ -263,6 +255,14 @@ class State:
             if Tile(value, 0) not in self.on_table:
                 off -= 1
         return off < self.covers_left[train]
+
+    def _count_table(self) -> list[int]:
+        counts = [0] * (self.set_max + 1)
+        for tile in self.on_table:
+            counts[tile.high] += 1
+            if not tile.is_double:
+                counts[tile.low] += 1
+        return counts
 
     def _index(self, hand: Sequence[Tile]) -> list[list[Tile]]:
         index: list[list[Tile]] = [[] for _ in range(self.set_max + 1)]
@@ -373,6 +373,11 @@ class State:
             self.open_doubles.append(train)
         self.train_tiles[train].append(tile)
         self.on_table.add(tile)
+        counts = self.table_count
+        if counts is not None:
+            counts[tile.high] += 1
+            if not tile.is_double:
+                counts[tile.low] += 1
         return new_end
 
     def _apply_play(self, tile: Tile, train: TrainId) -> None:
@@ -689,6 +694,7 @@ class State:
                 list(self.turn_doubles),
             ],
             set(self.on_table),
+            list(self.table_count) if self.table_count is not None else None,
             {name: turn[name] for name in _TURN_VALUES},
         )
 
@@ -711,6 +717,7 @@ class State:
             self.turn_doubles,
         ) = (list(values) for values in snap.lists)
         self.on_table = set(snap.on_table)
+        self.table_count = list(snap.table_count) if snap.table_count is not None else None
         self.__dict__.update(snap.values)
 
     def _copy_containers(self) -> None:
@@ -731,6 +738,8 @@ class State:
         self.out_seats = list(self.out_seats)
         self.turn_doubles = list(self.turn_doubles)
         self.on_table = set(self.on_table)
+        if self.table_count is not None:
+            self.table_count = list(self.table_count)
 
     def with_markers_up(self) -> State:
         """A read-only view of this position with every seat's marker up (what passing would
@@ -882,6 +891,7 @@ class State:
             leader=leader,
         )
         state.passes_in_a_row = passes_in_a_row
+        state.table_count = None  # counted from ``on_table`` if ever needed
         markers = state.markers
         laid = 1  # the engine
         for spec in table.trains:
@@ -1004,6 +1014,7 @@ class State:
         else:
             self.ends[train] = [end]
         self.on_table.update(tiles)
+        self.table_count = None  # recounted from ``on_table`` if ever needed
         return -1
 
     def _lay_followed(self, train: TrainId, tiles: Sequence[Tile], end: int) -> bool:
@@ -1022,6 +1033,7 @@ class State:
         else:
             self.ends[train] = [end]
         self.on_table.update(tiles)
+        self.table_count = None  # recounted from ``on_table`` if ever needed
         return True
 
     def start_with_end(self, train: TrainId, end: int) -> None:

@@ -894,27 +894,39 @@ class State:
         state.table_count = None  # counted from ``on_table`` if ever needed
         markers = state.markers
         laid = 1  # the engine
-        for spec in table.trains:
-            train = spec.train
+        # The lighter path: a chain the reader already followed from the engine is laid by
+        # assignment (no train is started yet, and doubles take one branch without wild blanks).
+        followed = state.branches == 1 and not state.wild
+        train_tiles, ends, started = state.train_tiles, state.ends, state.started
+        on_table = state.on_table
+        for name, train, marker, tiles, end, chain_end in table.trains:
             if train >= 0:
-                markers[train] = spec.marker
-            tiles = spec.tiles
+                markers[train] = marker
             if tiles is not None:
                 laid += len(tiles)
-                if spec.chain_end is not None and state._lay_followed(train, tiles, spec.chain_end):
+                if chain_end is not None and followed:
+                    train_tiles[train] = list(tiles)
+                    started[train] = True
+                    if tiles[-1].is_double:
+                        ends[train] = []
+                        state.double_value[train] = chain_end
+                        state.covers_left[train] = 1
+                        state.open_doubles.append(train)
+                    else:
+                        ends[train] = [chain_end]
+                    on_table.update(tiles)
                     continue
                 bad = state.place_chain(train, tiles)
                 if bad >= 0:
                     raise PositionError(
-                        f"table.trains.{spec.name}.tiles[{bad}]: {tiles[bad]} does not match "
+                        f"table.trains.{name}.tiles[{bad}]: {tiles[bad]} does not match "
                         "the train's end"
                     )
-            elif spec.end is not None:
-                state.start_with_end(train, spec.end)
+            elif end is not None:
+                state.start_with_end(train, end)
         if not table.trains_complete:
             return state
         # Every tile laid is in ``on_table`` now, so a repeat shows as a shortfall there.
-        on_table = state.on_table
         duplicate = len(on_table) != laid
         if not duplicate:
             in_hands = 0
@@ -1016,25 +1028,6 @@ class State:
         self.on_table.update(tiles)
         self.table_count = None  # recounted from ``on_table`` if ever needed
         return -1
-
-    def _lay_followed(self, train: TrainId, tiles: Sequence[Tile], end: int) -> bool:
-        """Lays on an empty ``train`` a chain already followed from the engine to ``end``
-        (single-branch doubles, no wild blanks); False, laying nothing, where that does not
-        apply."""
-        if self.branches != 1 or self.wild or self.started[train]:
-            return False
-        self.train_tiles[train] = list(tiles)
-        self.started[train] = True
-        if tiles[-1].is_double:
-            self.ends[train] = []
-            self.double_value[train] = end
-            self.covers_left[train] = 1
-            self.open_doubles.append(train)
-        else:
-            self.ends[train] = [end]
-        self.on_table.update(tiles)
-        self.table_count = None  # recounted from ``on_table`` if ever needed
-        return True
 
     def start_with_end(self, train: TrainId, end: int) -> None:
         """Marks ``train`` started with open end ``end`` (tiles unknown)."""

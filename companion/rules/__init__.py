@@ -19,6 +19,8 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
     RoundOverError,
+    Status,
+    StatusReason,
     TrainId,
 )
 from companion.rules.explain import Ruling, explain
@@ -33,7 +35,8 @@ from companion.rules.scoring import (
     tile_points,
 )
 from companion.rules.setup import Deal, deal, hand_size, leaders, schedule
-from companion.rules.state import LegalActions, State
+from companion.rules.state import LegalActions, Snapshot, State
+from companion.rules.table import PositionError, Table, TrainSpec
 from companion.rules.tiles import (
     HandStatus,
     InvalidTileError,
@@ -56,12 +59,18 @@ __all__ = [
     "LegalActions",
     "Outcome",
     "Play",
+    "PositionError",
     "QueryError",
     "RemoveMarker",
     "RoundOverError",
     "Ruling",
+    "Snapshot",
     "State",
+    "Status",
+    "StatusReason",
+    "Table",
     "TrainId",
+    "TrainSpec",
     "answer",
     "answer_all",
     "explain",

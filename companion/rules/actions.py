@@ -82,3 +82,46 @@ class Outcome:
     """Seats that played their last tile (empty when blocked)."""
     rule: str
     """The rule key that ended it (``"core"`` for an ordinary going out)."""
+
+
+class StatusReason(Enum):
+    """What decides whether a round goes on (see :meth:`State.status`)."""
+
+    WENT_OUT = "went_out"
+    """Players have played their last tile: the round is over."""
+    FIRST_TURNS_LEFT = "first_turns_left"
+    """Players went out on the first turn, and others still take theirs."""
+    DOUBLE_OPEN = "double_open"
+    """Players are out on a double that must still be covered."""
+    DOUBLE_UNCOVERABLE = "double_uncoverable"
+    """Players are out on a double that no one can cover any more: blocked."""
+    FULL_LAP = "full_lap"
+    """Every player has passed in a row: blocked."""
+    PASSES = "passes"
+    """Fewer passes in a row than players: the round goes on."""
+    BONEYARD_LEFT = "boneyard_left"
+    """The boneyard still has tiles to draw."""
+    BLOCKED = "blocked"
+    """The boneyard is empty and no one can play anywhere."""
+    CAN_PLAY = "can_play"
+    """A player can still play (``Status.play`` by ``Status.seat``)."""
+    MARKERS_UP = "markers_up"
+    """A player could play once the passing players' markers go up."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Status:
+    """Whether a round is over as the table stands between turns, and why."""
+
+    over: bool
+    rule: str
+    """The contract key (or ``"went_out"``, ``"core"``) that decides."""
+    reason: StatusReason
+    out: tuple[int, ...] = ()
+    """Seats that have played their last tile."""
+    waiting: tuple[int, ...] = ()
+    """Seats still owed a first turn (with :attr:`StatusReason.FIRST_TURNS_LEFT`)."""
+    seat: int | None = None
+    """A seat that can still play (with :attr:`StatusReason.CAN_PLAY`)."""
+    play: Play | None = None
+    """A play that seat can make."""

@@ -4,11 +4,13 @@ not be."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from companion.rules import legality
 from companion.rules.actions import Action
-from companion.rules.rules import CHOICES, RulesError
+from companion.rules.rules import CHOICES, Rules, RulesError
 from companion.rules.state import State
 
 
@@ -37,18 +39,45 @@ def explain(state: State, action: Action) -> Ruling:
 
 def alternatives(state: State, action: Action, rule: str) -> list[Any]:
     """Values of ``rule`` (other than the current one) under which ``action`` is legal here."""
+    return values_allowing(
+        state.rules, rule, lambda other: legality.refusal(state.with_rules(other), action) is None
+    )
+
+
+def values_allowing(rules: Rules, rule: str, legal_under: Callable[[Rules], bool]) -> list[Any]:
+    """The values of ``rule`` other than the current one for which ``legal_under`` holds, in
+    the contract's order; ``legal_under`` is given ``rules`` with just that key changed.
+
+    :func:`alternatives` asks this of one action in one position; the referee asks it of a
+    whole turn replayed from its start.
+    """
     choices = CHOICES.get(rule)
     if not choices:
         return []
-    current = getattr(state.rules, rule)
+    current = getattr(rules, rule)
     allowed = []
     for value in choices:
         if value == current and type(value) is type(current):
             continue
         try:
-            other = state.with_rules(state.rules.replace(**{rule: value}))
+            other = replaced(rules, rule, value)
         except RulesError:
             continue
-        if legality.refusal(other, action) is None:
+        if legal_under(other):
             allowed.append(value)
     return allowed
+
+
+def replaced(rules: Rules, rule: str, value: Any) -> Rules:
+    """``rules.replace(rule=value)``, remembered by value: the same few rule sets recur, query
+    after query.
+
+    :raises: :exc:`RulesError` if that value is not allowed with the other keys.
+    """
+    # The value's type is part of the key: True and 1 are equal but different rule values.
+    return _replaced(rules, rule, value, type(value).__name__)
+
+
+@functools.lru_cache(maxsize=4096)
+def _replaced(rules: Rules, rule: str, value: Any, kind: str) -> Rules:
+    return rules.replace(**{rule: value})

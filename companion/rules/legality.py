@@ -471,21 +471,17 @@ def nobody_can_play(s: State) -> bool:
     """Whether, with the boneyard empty, no seat could ever play again.
 
     A pass puts the passer's marker up and may open a train to others, so the test is made
-    with the markers as they are and again with every marker up.
+    with the markers as they are and again, on a copy, with every marker up.
     """
     if s.boneyard_count > 0:
         return False
-    saved = s.markers
-    try:
-        for attempt in range(2):
-            for seat in range(s.n):
-                if s.hands[seat] and plays_for(s, seat, True):
-                    return False
-            if attempt == 0:
-                s.markers = [True] * s.n + saved[s.n :]
-        return True
-    finally:
-        s.markers = saved
+    if _anyone_can_play(s):
+        return False
+    return not _anyone_can_play(s.with_markers_up())
+
+
+def _anyone_can_play(s: State) -> bool:
+    return any(s.hands[seat] and plays_for(s, seat, True) for seat in range(s.n))
 
 
 # -- explaining refusals -----------------------------------------------------------------------

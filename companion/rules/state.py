@@ -1,9 +1,12 @@
 """The table during a round: trains, markers, open doubles, hands, boneyard and whose turn.
 
 Like python-chess's ``Board``: :meth:`State.apply` is fast and unchecked, :meth:`State.push`
-also records an undo step for :meth:`State.pop`, and :meth:`State.push_checked` refuses an
-illegal action with an :exc:`IllegalActionError` saying which rule decided and why.
-``state.legal_actions`` is a live view supporting ``in``, iteration and ``count()``.
+also records an undo step (a :class:`Snapshot`) for :meth:`State.pop`, and
+:meth:`State.push_checked` refuses an illegal action with an :exc:`IllegalActionError` saying
+which rule decided and why. ``state.legal_actions`` is a live view supporting ``in``,
+iteration and ``count()``. :meth:`State.status` is the one place that decides whether a round
+is over; :mod:`~companion.rules.legality` only reads a state. :meth:`State.from_table` lays
+out a position described as the referee contract does.
 
 Where a referee query describes only part of the table, other players' hands are ``None``
 and the boneyard is only a count.
@@ -11,8 +14,10 @@ and the boneyard is only a count.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from companion.rules import legality
 from companion.rules.actions import (
@@ -28,12 +33,15 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
     RoundOverError,
+    Status,
+    StatusReason,
     TrainId,
 )
 from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
-from companion.rules.tiles import Tile, full_set
+from companion.rules.table import PositionError, Table
+from companion.rules.tiles import _BY_PAIR, Tile, full_set
 
 
 def match_end(end: int, tile: Tile, wild: bool) -> int:
@@ -54,8 +62,74 @@ def match_end(end: int, tile: Tile, wild: bool) -> int:
     return -1
 
 
+_TURN_VALUES = (
+    "passes_in_a_row",
+    "outcome",
+    "turn",
+    "is_first_turn",
+    "played",
+    "played_own",
+    "doubles_played",
+    "owes_followup",
+    "followup_optional",
+    "followup_train",
+    "first_train",
+    "draws_since_play",
+    "drawn",
+    "drawn_unknown",
+    "drawn_playable",
+    "turn_over",
+    "turn_over_rule",
+    "failed_marker",
+    "first_turns_known",
+)
+"""The plain values of a position (numbers, flags, tiles, ``None``): copied as they are."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A position's data at one moment, for :meth:`State.pop` and :meth:`State.copy`.
+
+    The containers are private copies: restoring copies them again, so one snapshot can be
+    restored any number of times.
+    """
+
+    hands: list[list[Tile] | None]
+    hand_index: list[list[list[Tile]] | None]
+    boneyard: list[Tile] | None
+    boneyard_count: int
+    train_tiles: list[list[Tile]]
+    ends: list[list[int]]
+    lists: list[list[Any]]
+    """Per-train and per-seat lists: started, markers, double values, covers left, open
+    doubles, first turns left, going-out doubles, out seats, turn doubles."""
+    on_table: set[Tile]
+    table_count: list[int] | None
+    values: dict[str, Any]
+    """Every name of ``_TURN_VALUES`` with its value."""
+
+
 class State:
     """One round in progress. Seats are indices into ``seats``; trains are :data:`TrainId`."""
+
+    # What the current turn has done so far (reset by ``_new_turn``).
+    is_first_turn: bool
+    played: int
+    played_own: bool
+    doubles_played: int
+    turn_doubles: list[TrainId]
+    owes_followup: bool
+    followup_optional: bool
+    followup_train: TrainId | None
+    first_train: TrainId | None
+    draws_since_play: int
+    drawn: Tile | None
+    drawn_unknown: bool
+    drawn_playable: bool
+    turn_over: bool
+    turn_over_rule: str
+    failed_marker: bool
+    last_lay_satisfied: bool
 
     def __init__(
         self,
@@ -95,16 +169,21 @@ class State:
         self.double_value = [-1] * slots
         self.covers_left = [0] * slots
         self.open_doubles: list[TrainId] = []
-        self.on_table: set[Tile] = {Tile(engine, engine)}
-        self.table_count = [0] * (self.set_max + 1)
+        self.on_table: set[Tile] = {_BY_PAIR[engine, engine]}
+        # How many tiles on the table show each value, kept up to date as tiles are laid;
+        # ``None`` until first needed where a position is laid out whole (``from_table``).
+        self.table_count: list[int] | None = [0] * (self.set_max + 1)
         self.table_count[engine] = 1
         self.first_turn_left = [True] * self.n
         self.going_out_double = [-99] * self.n
         self.out_seats: list[int] = []
         self.passes_in_a_row = 0
         self.outcome: Outcome | None = None
+        # Whether ``first_turn_left`` is known rather than guessed from the trains (a referee
+        # query may leave it out); only then does ``first_turn_out`` keep a round going.
+        self.first_turns_known = True
         self.turn = leader
-        self._stack: list[tuple[object, ...]] = []
+        self._stack: list[Snapshot] = []
         self._new_turn()
 
     # -- turn bookkeeping ---------------------------------------------------------------------
@@ -114,13 +193,13 @@ class State:
         self.played = 0
         self.played_own = False
         self.doubles_played = 0
-        self.turn_doubles: list[TrainId] = []
+        self.turn_doubles = []
         self.owes_followup = False
         self.followup_optional = False
-        self.followup_train: TrainId | None = None
-        self.first_train: TrainId | None = None
+        self.followup_train = None
+        self.first_train = None
         self.draws_since_play = 0
-        self.drawn: Tile | None = None
+        self.drawn = None
         self.drawn_unknown = False
         self.drawn_playable = False
         self.turn_over = False
@@ -165,7 +244,10 @@ class State:
         value = self.double_value[train]
         if value < 0:
             return False
-        off = self.set_max + 1 - self.table_count[value]
+        counts = self.table_count
+        if counts is None:
+            counts = self.table_count = self._count_table()
+        off = self.set_max + 1 - counts[value]
         if self.wild and value != 0:
             off += sum(
                 1 for x in range(self.set_max + 1) if x != value and Tile(x, 0) not in self.on_table
@@ -173,6 +255,14 @@ class State:
             if Tile(value, 0) not in self.on_table:
                 off -= 1
         return off < self.covers_left[train]
+
+    def _count_table(self) -> list[int]:
+        counts = [0] * (self.set_max + 1)
+        for tile in self.on_table:
+            counts[tile.high] += 1
+            if not tile.is_double:
+                counts[tile.low] += 1
+        return counts
 
     def _index(self, hand: Sequence[Tile]) -> list[list[Tile]]:
         index: list[list[Tile]] = [[] for _ in range(self.set_max + 1)]
@@ -283,9 +373,11 @@ class State:
             self.open_doubles.append(train)
         self.train_tiles[train].append(tile)
         self.on_table.add(tile)
-        self.table_count[tile.high] += 1
-        if not tile.is_double:
-            self.table_count[tile.low] += 1
+        counts = self.table_count
+        if counts is not None:
+            counts[tile.high] += 1
+            if not tile.is_double:
+                counts[tile.low] += 1
         return new_end
 
     def _apply_play(self, tile: Tile, train: TrainId) -> None:
@@ -424,21 +516,76 @@ class State:
         self._new_turn()
 
     def _blocked(self) -> bool:
-        rules = self.rules
-        if rules.blocked_definition == "full_lap_of_passes":
-            if self.passes_in_a_row >= self.n:
-                self._finish(EndReason.BLOCKED, (), "blocked_definition")
-                return True
+        rule = self.blocked_by()
+        if rule is None:
             return False
+        self._finish(EndReason.BLOCKED, (), rule)
+        return True
+
+    def blocked_by(self) -> str | None:
+        """The rule under which the round is blocked as the table stands between turns
+        (``"blocked_definition"`` or ``"go_out_on_double"``), or ``None`` if it is not.
+
+        The one test for a blocked round: the end of every turn and :meth:`status` use it.
+        """
+        if self.rules.blocked_definition == "full_lap_of_passes":
+            return "blocked_definition" if self.passes_in_a_row >= self.n else None
         if self.going_out_stuck():
-            self._finish(EndReason.BLOCKED, (), "go_out_on_double")
-            return True
+            return "go_out_on_double"
         if self.boneyard_count > 0 or any(h is None for h in self.hands):
-            return False
-        if legality.nobody_can_play(self):
-            self._finish(EndReason.BLOCKED, (), "blocked_definition")
-            return True
-        return False
+            return None
+        return "blocked_definition" if legality.nobody_can_play(self) else None
+
+    def status(self) -> Status:
+        """Whether the round is over at the start of the current turn, the rule that decides
+        and why; every seat with a known empty hand counts as out.
+
+        Unlike :attr:`outcome`, which records how play ended a round, this judges a position
+        as given (the referee's ``round_status``), and never changes it.
+        """
+        if self.outcome is not None:
+            reason = (
+                StatusReason.WENT_OUT
+                if self.outcome.reason is not EndReason.BLOCKED
+                else StatusReason.BLOCKED
+            )
+            return Status(True, self.outcome.rule, reason, self.outcome.out_seats)
+        out = tuple(seat for seat, hand in enumerate(self.hands) if hand is not None and not hand)
+        full_lap = self.rules.blocked_definition == "full_lap_of_passes"
+        if out:
+            if self.pending_out_doubles():
+                rule = self.blocked_by()
+                if rule is None:
+                    return Status(False, "go_out_on_double", StatusReason.DOUBLE_OPEN, out)
+                if rule == "go_out_on_double":
+                    return Status(True, rule, StatusReason.DOUBLE_UNCOVERABLE, out)
+                reason = StatusReason.FULL_LAP if full_lap else StatusReason.BLOCKED
+                return Status(True, rule, reason, out)
+            waiting = tuple(
+                seat for seat in range(self.n) if self.first_turn_left[seat] and seat not in out
+            )
+            if (
+                waiting
+                and self.first_turns_known
+                and self.rules.first_turn_out == "others_finish_first_turn"
+            ):
+                return Status(False, "first_turn_out", StatusReason.FIRST_TURNS_LEFT, out, waiting)
+            return Status(True, "went_out", StatusReason.WENT_OUT, out)
+        rule = self.blocked_by()
+        if rule is not None:
+            reason = StatusReason.FULL_LAP if full_lap else StatusReason.BLOCKED
+            return Status(True, rule, reason)
+        if full_lap:
+            return Status(False, "blocked_definition", StatusReason.PASSES)
+        if self.boneyard_count > 0:
+            return Status(False, "blocked_definition", StatusReason.BONEYARD_LEFT)
+        for seat in range(self.n):
+            plays = legality.plays_for(self, seat, True)
+            if plays:
+                return Status(
+                    False, "blocked_definition", StatusReason.CAN_PLAY, seat=seat, play=plays[0]
+                )
+        return Status(False, "blocked_definition", StatusReason.MARKERS_UP)
 
     # -- going out on a double that must be covered ------------------------------------------
 
@@ -526,83 +673,82 @@ class State:
 
     # -- undo -------------------------------------------------------------------------------
 
-    def _snapshot(self) -> tuple[object, ...]:
-        return (
+    def _snapshot(self) -> Snapshot:
+        turn = self.__dict__
+        return Snapshot(
             [list(h) if h is not None else None for h in self.hands],
             [[list(v) for v in i] if i is not None else None for i in self.hand_index],
             list(self.boneyard) if self.boneyard is not None else None,
             self.boneyard_count,
             [list(t) for t in self.train_tiles],
             [list(e) for e in self.ends],
-            list(self.started),
-            list(self.markers),
-            list(self.double_value),
-            list(self.covers_left),
-            list(self.open_doubles),
+            [
+                list(self.started),
+                list(self.markers),
+                list(self.double_value),
+                list(self.covers_left),
+                list(self.open_doubles),
+                list(self.first_turn_left),
+                list(self.going_out_double),
+                list(self.out_seats),
+                list(self.turn_doubles),
+            ],
             set(self.on_table),
-            list(self.table_count),
-            list(self.first_turn_left),
-            list(self.going_out_double),
-            list(self.out_seats),
-            self.passes_in_a_row,
-            self.outcome,
-            self.turn,
-            self.is_first_turn,
-            self.played,
-            self.played_own,
-            self.doubles_played,
-            list(self.turn_doubles),
-            self.owes_followup,
-            self.followup_optional,
-            self.followup_train,
-            self.first_train,
-            self.draws_since_play,
-            self.drawn,
-            self.drawn_unknown,
-            self.drawn_playable,
-            self.turn_over,
-            self.turn_over_rule,
-            self.failed_marker,
+            list(self.table_count) if self.table_count is not None else None,
+            {name: turn[name] for name in _TURN_VALUES},
         )
 
-    def _restore(self, snap: tuple[object, ...]) -> None:
+    def _restore(self, snap: Snapshot) -> None:
+        self.hands = [list(h) if h is not None else None for h in snap.hands]
+        self.hand_index = [[list(v) for v in i] if i is not None else None for i in snap.hand_index]
+        self.boneyard = list(snap.boneyard) if snap.boneyard is not None else None
+        self.boneyard_count = snap.boneyard_count
+        self.train_tiles = [list(t) for t in snap.train_tiles]
+        self.ends = [list(e) for e in snap.ends]
         (
-            self.hands,
-            self.hand_index,
-            self.boneyard,
-            self.boneyard_count,
-            self.train_tiles,
-            self.ends,
             self.started,
             self.markers,
             self.double_value,
             self.covers_left,
             self.open_doubles,
-            self.on_table,
-            self.table_count,
             self.first_turn_left,
             self.going_out_double,
             self.out_seats,
-            self.passes_in_a_row,
-            self.outcome,
-            self.turn,
-            self.is_first_turn,
-            self.played,
-            self.played_own,
-            self.doubles_played,
             self.turn_doubles,
-            self.owes_followup,
-            self.followup_optional,
-            self.followup_train,
-            self.first_train,
-            self.draws_since_play,
-            self.drawn,
-            self.drawn_unknown,
-            self.drawn_playable,
-            self.turn_over,
-            self.turn_over_rule,
-            self.failed_marker,
-        ) = snap  # type: ignore[assignment]
+        ) = (list(values) for values in snap.lists)
+        self.on_table = set(snap.on_table)
+        self.table_count = list(snap.table_count) if snap.table_count is not None else None
+        self.__dict__.update(snap.values)
+
+    def _copy_containers(self) -> None:
+        """Gives this object its own copy of every container it shares with another."""
+        self.hands = [list(h) if h is not None else None for h in self.hands]
+        self.hand_index = [[list(v) for v in i] if i is not None else None for i in self.hand_index]
+        if self.boneyard is not None:
+            self.boneyard = list(self.boneyard)
+        self.train_tiles = [list(t) for t in self.train_tiles]
+        self.ends = [list(e) for e in self.ends]
+        self.started = list(self.started)
+        self.markers = list(self.markers)
+        self.double_value = list(self.double_value)
+        self.covers_left = list(self.covers_left)
+        self.open_doubles = list(self.open_doubles)
+        self.first_turn_left = list(self.first_turn_left)
+        self.going_out_double = list(self.going_out_double)
+        self.out_seats = list(self.out_seats)
+        self.turn_doubles = list(self.turn_doubles)
+        self.on_table = set(self.on_table)
+        if self.table_count is not None:
+            self.table_count = list(self.table_count)
+
+    def with_markers_up(self) -> State:
+        """A read-only view of this position with every seat's marker up (what passing would
+        lead to), sharing all other data with this state: for looking, never for playing."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.markers = [True] * self.n + self.markers[self.n :]
+        other._stack = []
+        return other
 
     def copy(self) -> State:
         """An independent copy of this position (without its undo history)."""
@@ -612,7 +758,7 @@ class State:
         """A copy of this position judged under other ``rules`` (same set and seats)."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
-        other._restore(self._snapshot())
+        other._copy_containers()
         other._stack = []
         other.rules = rules
         other.wild = rules.blanks_wild
@@ -716,6 +862,127 @@ class State:
         names = seats if seats is not None else [chr(ord("A") + i) for i in range(players)]
         return cls(rules, names, engine, hands, boneyard=boneyard, leader=leader)
 
+    @classmethod
+    def from_table(
+        cls,
+        rules: Rules,
+        table: Table,
+        acting: str | None = None,
+        *,
+        passes_in_a_row: int = 0,
+    ) -> State:
+        """The position ``table`` describes, with ``acting`` (else the first seat) to play;
+        hands the table does not give stay unknown, and the boneyard is only a count.
+
+        A table read only in part (see :class:`~companion.rules.table.Table`) is laid out as
+        far as it goes, to find any fault in that part.
+
+        :raises: :exc:`PositionError` naming the contract field of the first fault.
+        """
+        seats = table.seats
+        hands = table.hands
+        leader = seats.index(acting) if acting is not None else 0
+        state = cls(
+            rules,
+            seats,
+            table.engine,
+            [hands.get(seat) for seat in seats],
+            boneyard_count=table.boneyard,
+            leader=leader,
+        )
+        state.passes_in_a_row = passes_in_a_row
+        state.table_count = None  # counted from ``on_table`` if ever needed
+        markers = state.markers
+        laid = 1  # the engine
+        # The lighter path: a chain the reader already followed from the engine is laid by
+        # assignment (no train is started yet, and doubles take one branch without wild blanks).
+        followed = state.branches == 1 and not state.wild
+        train_tiles, ends, started = state.train_tiles, state.ends, state.started
+        on_table = state.on_table
+        for name, train, marker, tiles, end, chain_end in table.trains:
+            if train >= 0:
+                markers[train] = marker
+            if tiles is not None:
+                laid += len(tiles)
+                if chain_end is not None and followed:
+                    train_tiles[train] = list(tiles)
+                    started[train] = True
+                    if tiles[-1].is_double:
+                        ends[train] = []
+                        state.double_value[train] = chain_end
+                        state.covers_left[train] = 1
+                        state.open_doubles.append(train)
+                    else:
+                        ends[train] = [chain_end]
+                    on_table.update(tiles)
+                    continue
+                bad = state.place_chain(train, tiles)
+                if bad >= 0:
+                    raise PositionError(
+                        f"table.trains.{name}.tiles[{bad}]: {tiles[bad]} does not match "
+                        "the train's end"
+                    )
+            elif end is not None:
+                state.start_with_end(train, end)
+        if not table.trains_complete:
+            return state
+        # Every tile laid is in ``on_table`` now, so a repeat shows as a shortfall there.
+        duplicate = len(on_table) != laid
+        if not duplicate:
+            in_hands = 0
+            for hand in hands.values():
+                in_hands += len(hand)
+                if not on_table.isdisjoint(hand):
+                    duplicate = True
+            if len(hands) > 1 and len(set().union(*hands.values())) != in_hands:
+                duplicate = True
+        if duplicate:
+            _report_duplicate(table)
+        if table.open_doubles is None:
+            return state
+        if table.open_doubles or state.open_doubles:  # usually neither: no double waits
+            state._declare_open_doubles(table.open_doubles)
+        if table.out is None:
+            return state
+        left = table.first_turns_left
+        if left is not None:
+            state.first_turn_left = [seat in left for seat in seats]
+        else:
+            state.first_turns_known = False
+            started = state.started
+            state.first_turn_left = [not started[i] and not markers[i] for i in range(state.n)]
+        for seat in table.out:
+            state.mark_out(seats.index(seat))
+        return state
+
+    def _declare_open_doubles(self, named: Sequence[tuple[str, TrainId]]) -> None:
+        """Leaves exactly the ``named`` trains' doubles open, oldest first (setting up a
+        position from a table).
+
+        :raises: :exc:`PositionError` if a named train does not end on a double.
+        """
+        wanted = [train for _, train in named]
+        for train in list(self.open_doubles):
+            if train not in wanted:
+                self.clear_open_double(train)
+        for i, (name, train) in enumerate(named):
+            if not self.started[train]:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s train is not started")
+            tiles = self.train_tiles[train]
+            if tiles and self.double_value[train] < 0 and not tiles[-1].is_double:
+                raise PositionError(f"table.open_doubles[{i}]: {name}'s last tile is not a double")
+            self.set_open_double(train)
+
+    def resolve_draw(self, tile: Tile) -> None:
+        """Learns that an unseen draw this turn was ``tile`` (as the player now plays it), if
+        it can have been: not already held nor on the table."""
+        hand = self.hands[self.turn]
+        if hand is None or tile in hand or tile in self.on_table:
+            return
+        self.add_to_hand(self.turn, tile)
+        self.drawn = tile
+        self.drawn_unknown = False
+
     def place(self, train: TrainId, tiles: Sequence[Tile]) -> None:
         """Lays ``tiles`` (from the hub outward) on ``train`` while setting up a position."""
         for tile in tiles:
@@ -759,11 +1026,7 @@ class State:
         else:
             self.ends[train] = [end]
         self.on_table.update(tiles)
-        counts = self.table_count
-        for tile in tiles:
-            counts[tile.high] += 1
-            if not tile.is_double:
-                counts[tile.low] += 1
+        self.table_count = None  # recounted from ``on_table`` if ever needed
         return -1
 
     def start_with_end(self, train: TrainId, end: int) -> None:
@@ -834,8 +1097,25 @@ class LegalActions:
         return f"<LegalActions ({', '.join(map(str, self))})>"
 
 
+def _report_duplicate(table: Table) -> None:
+    """Names the first tile that is in two places (in the order the query lists them)."""
+    seen: dict[Tile, str] = {}
+    places: list[tuple[str, Sequence[Tile]]] = [
+        ("table.engine", [Tile(table.engine, table.engine)])
+    ]
+    places.extend((f"the hand of {seat}", hand) for seat, hand in table.hands.items())
+    places.extend(
+        (f"table.trains.{spec.name}", spec.tiles) for spec in table.trains if spec.tiles is not None
+    )
+    for where, tiles in places:
+        for tile in tiles:
+            if tile in seen:
+                raise PositionError(f"{where}: {tile} is also in {seen[tile]}")
+            seen[tile] = where
+
+
 def _raise_key(name: str) -> int:
     raise KeyError(name)
 
 
-__all__ = ["END", "LegalActions", "State", "match_end"]
+__all__ = ["END", "LegalActions", "PositionError", "Snapshot", "State", "Table", "match_end"]

@@ -1,0 +1,200 @@
+"""Judging typed queries: a turn action by action, a round's status, a hand's score, a deal,
+a missed last-tile call. Nothing here reads or writes JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules import legality
+from companion.rules.actions import Action, End, Play, RemoveMarker, Status
+from companion.rules.explain import Ruling, values_allowing
+from companion.rules.referee.reading import (
+    LastTileCallQuery,
+    QueryError,
+    RoundStatusQuery,
+    ScoreQuery,
+    SetupQuery,
+    TurnQuery,
+    read_turn,
+)
+from companion.rules.rules import RulesError
+from companion.rules.scoring import HandScore, score_hand
+from companion.rules.setup import Deal, deal, leaders, schedule
+from companion.rules.state import State
+from companion.rules.table import PositionError
+
+# Keys that change how the table itself is read, so the query is read again for them.
+_STRUCTURAL = frozenset({"blanks_wild", "double_branches", "mexican_trains", "set_max"})
+
+_LEGAL = Ruling(True, None, "The turn is legal.")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnRuling:
+    """The referee's word on a turn: the first refused action, if any, and the table then."""
+
+    ruling: Ruling
+    step: int | None
+    """The index in ``actions`` of the refused action (``None`` when all are legal)."""
+    state: State
+    """The position after the last accepted action."""
+    ended: bool
+    """Whether the player ended the turn (an accepted ``end``)."""
+
+
+def position(query: TurnQuery) -> State:
+    """The position at the start of the turn, before ``turn.played``.
+
+    :raises: :exc:`QueryError` (from the table's :exc:`PositionError`).
+    """
+    try:
+        state = State.from_table(query.rules, query.table, query.seat)
+    except PositionError as error:
+        raise QueryError(str(error)) from None
+    state.begin_turn(state.seats.index(query.seat), first_turn=query.first_turn)
+    state.end_if_over()
+    return state
+
+
+def judge_turn(query: TurnQuery, *, explain_alternatives: bool = True) -> TurnRuling:
+    """Judges the turn's actions in order, stopping at the first refused one; a refusal also
+    lists the other values of the deciding key under which the turn would get further
+    (:func:`~companion.rules.explain.values_allowing`, replaying the whole turn).
+
+    :raises: :exc:`QueryError` if the table is impossible or ``turn.played`` is not legal.
+    """
+    state = position(query)
+    refused, ended = _run(state, query.played, query.actions)
+    if refused is None:
+        return TurnRuling(_LEGAL, None, state, ended)
+    step, rule, reason = refused
+    allowed: tuple[Any, ...] = ()
+    if explain_alternatives:
+        allowed = tuple(_allowed_under(query, step, rule))
+    return TurnRuling(Ruling(False, rule, reason, allowed), step, state, ended)
+
+
+def _run(
+    state: State, played: tuple[Action, ...], actions: tuple[Action, ...]
+) -> tuple[tuple[int, str, str] | None, bool]:
+    """Applies ``played`` then ``actions`` up to the first refused one: ``(step, rule,
+    reason)`` for that (``None`` if all are legal), and whether the turn was ended."""
+    seats = state.seats
+    seat = state.turn
+    ended = False
+    for index, action in enumerate(played + actions):
+        step = index - len(played)
+        refused: tuple[str, str] | None = None
+        noop = False
+        if ended or state.outcome is not None:
+            if type(action) is End:
+                noop = True
+            else:
+                refused = (
+                    "round_over" if state.outcome is not None else "turn_over",
+                    "The round is over."
+                    if state.outcome is not None
+                    else f"{seats[seat]}'s turn is over.",
+                )
+        elif type(action) is RemoveMarker and not state.markers[seat] and state.played_own:
+            noop = True  # playing on one's own train already took the marker down
+        else:
+            if type(action) is Play and state.drawn_unknown:
+                state.resolve_draw(action.tile)
+            refused = legality.refusal(state, action)
+        if refused is not None:
+            if step < 0:
+                raise QueryError(f"turn.played[{index}]: not a legal action: {refused[1]}")
+            return (step, refused[0], refused[1]), ended
+        if noop:
+            continue
+        state.apply(action)
+        if type(action) is End:
+            ended = True
+    return None, ended
+
+
+def _allowed_under(query: TurnQuery, step: int, rule: str) -> list[Any]:
+    base: State | None = None
+
+    def gets_further(other_rules: Any) -> bool:
+        nonlocal base
+        try:
+            if rule in _STRUCTURAL:
+                other = read_turn(query.source, rules=other_rules)
+                state = position(other)
+                played, actions = other.played, other.actions
+            else:
+                if base is None:
+                    base = position(query)
+                state = base.with_rules(other_rules)
+                played, actions = query.played, query.actions
+            refused, _ = _run(state, played, actions)
+        except (QueryError, RulesError):
+            return False
+        return refused is None or refused[0] > step
+
+    return values_allowing(query.rules, rule, gets_further)
+
+
+def judge_round_status(query: RoundStatusQuery) -> tuple[State, Status]:
+    """The position between turns (every seat with no tiles has gone out) and its status.
+
+    :raises: :exc:`QueryError` if the table is impossible.
+    """
+    try:
+        state = State.from_table(
+            query.rules, query.table, query.next_seat, passes_in_a_row=query.passes_in_a_row
+        )
+    except PositionError as error:
+        raise QueryError(str(error)) from None
+    seat = state.seats.index(query.next_seat)
+    state.begin_turn(seat, first_turn=state.first_turn_left[seat])
+    hands: Mapping[str, Any] = query.table.hands
+    for index, name in enumerate(state.seats):
+        if not hands[name]:
+            state.mark_out(index)
+    return state, state.status()
+
+
+def judge_score(query: ScoreQuery) -> HandScore:
+    """The hand's points and the reason."""
+    return score_hand(
+        list(query.hand),
+        query.rules,
+        went_out=query.went_out,
+        markers_up=query.markers_up,
+        round_end=query.round_end,
+        lowest=query.lowest,
+    )
+
+
+def judge_setup(query: SetupQuery) -> tuple[Deal, tuple[int, ...], tuple[int | None, ...]]:
+    """The deal, the engines of every round and each round's leader.
+
+    :raises: :exc:`QueryError` if the rules cannot deal to that many players.
+    """
+    try:
+        dealt = deal(query.rules, query.players)
+        engines = schedule(query.rules)
+    except RulesError as error:
+        raise QueryError(str(error)) from None
+    return dealt, engines, leaders(query.rules, query.players)
+
+
+_PENALTIES = {
+    "none": (0, False),
+    "draw1": (1, False),
+    "draw2": (2, False),
+    "draw2_and_skip": (2, True),
+}
+
+
+def judge_last_tile_call(query: LastTileCallQuery) -> tuple[int, int, bool]:
+    """``(tiles to draw, tiles the rule asks for, whether the next turn is lost)``."""
+    if query.announced_in_time:
+        return 0, 0, False
+    wanted, skip = _PENALTIES[query.rules.last_tile_call]
+    return min(wanted, query.boneyard), wanted, skip

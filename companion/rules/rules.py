@@ -26,17 +26,21 @@ KEYS: tuple[str, ...] = tuple(RULE_KEYS)
 """The contract's rule keys, in the order the contract lists them."""
 
 # Named deal tables: set_max -> {players: tiles each}.
-DEAL_TABLES: dict[str, dict[int, dict[int, int]]] = {
-    "celko": {
+DEAL_TABLES: dict[DealTable, dict[int, dict[int, int]]] = {
+    DealTable.CELKO: {
         12: dict(zip(range(2, 9), (15, 15, 15, 12, 12, 11, 11), strict=True)),
         6: {2: 9, 3: 8, 4: 6},
         9: dict(zip(range(2, 9), (9, 9, 9, 7, 7, 7, 6), strict=True)),
         15: {**dict.fromkeys(range(2, 7), 15), 7: 13, 8: 13, **dict.fromkeys(range(9, 13), 11)},
     },
-    "fundex": {12: dict(zip(range(2, 9), (15, 15, 15, 11, 11, 8, 8), strict=True))},
-    "idaho_goodsam": {12: dict(zip(range(2, 9), (16, 15, 14, 13, 12, 11, 10), strict=True))},
-    "ourpastimes": {12: dict(zip(range(2, 9), (16, 16, 15, 14, 12, 10, 9), strict=True))},
-    "wikihow": {12: dict(zip(range(2, 11), (12, 12, 12, 12, 12, 10, 10, 8, 8), strict=True))},
+    DealTable.FUNDEX: {12: dict(zip(range(2, 9), (15, 15, 15, 11, 11, 8, 8), strict=True))},
+    DealTable.IDAHO_GOODSAM: {
+        12: dict(zip(range(2, 9), (16, 15, 14, 13, 12, 11, 10), strict=True))
+    },
+    DealTable.OURPASTIMES: {12: dict(zip(range(2, 9), (16, 16, 15, 14, 12, 10, 9), strict=True))},
+    DealTable.WIKIHOW: {
+        12: dict(zip(range(2, 11), (12, 12, 12, 12, 12, 10, 10, 8, 8), strict=True))
+    },
 }
 
 HandSizeValue = DealTable | tuple[tuple[int, int], ...]

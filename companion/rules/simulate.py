@@ -23,7 +23,7 @@ from companion.rules.actions import (
     Play,
     RemoveMarker,
 )
-from companion.rules.keys import BlockedDefinition, GoOutOnDouble
+from companion.rules.keys import BlockedDefinition, DealTable, GoOutOnDouble
 from companion.rules.presets import PRESETS
 from companion.rules.rules import CHOICES, Rules
 from companion.rules.setup import hand_size, leaders, schedule
@@ -64,7 +64,7 @@ def random_rules(rng: random.Random) -> Rules:
     if set_max == 18:
         values["hand_size"] = {str(p): 11 for p in range(low, high + 1)}
     else:
-        values["hand_size"] = "celko"
+        values["hand_size"] = DealTable.CELKO
     values["schedule"] = "descend_from_max"
     values["going_out_bonus"] = rng.choice((0, -5, -10))
     values["open_marker_penalty"] = rng.choice((0, 5, 10, 25))

@@ -37,6 +37,15 @@ from companion.rules.actions import (
     StatusReason,
     TrainId,
 )
+from companion.rules.keys import (
+    BlockedDefinition,
+    DoubleFollowup,
+    EngineSource,
+    FirstTurn,
+    FirstTurnOut,
+    GoOutOnDouble,
+    RoundLeader,
+)
 from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
@@ -414,7 +423,7 @@ class State:
             self.turn_doubles.append(train)
 
         # Someone's going-out double covered while they still have nothing in hand.
-        if self.last_lay_satisfied and rules.go_out_on_double == "must_be_covered":
+        if self.last_lay_satisfied and rules.go_out_on_double == GoOutOnDouble.MUST_BE_COVERED:
             for other in range(self.n):
                 if self.going_out_double[other] == train:
                     self.going_out_double[other] = -99
@@ -424,24 +433,24 @@ class State:
                         return
 
         if hand is not None and not hand:
-            if double and rules.go_out_on_double == "must_be_covered":
+            if double and rules.go_out_on_double == GoOutOnDouble.MUST_BE_COVERED:
                 self.going_out_double[seat] = train
             else:
                 reason = EndReason.WENT_OUT_ON_DOUBLE if double else EndReason.WENT_OUT
                 self._went_out(seat, reason)
                 return
 
-        multi_first = self.is_first_turn and rules.first_turn == "multi_own_train"
+        multi_first = self.is_first_turn and rules.first_turn == FirstTurn.MULTI_OWN_TRAIN
         if double:
             if self.is_first_turn and rules.first_turn_may_end_on_double:
                 self.followup_optional = True
                 self.followup_train = train
-                if rules.double_followup == "none" and not multi_first:
+                if rules.double_followup == DoubleFollowup.NONE and not multi_first:
                     self._close("double_followup")
             elif multi_first:
                 self.owes_followup = True
                 self.followup_train = train
-            elif rules.double_followup == "none":
+            elif rules.double_followup == DoubleFollowup.NONE:
                 self._close("double_followup")
             else:
                 self.owes_followup = True
@@ -460,7 +469,7 @@ class State:
         self._close("went_out")
         if (
             self.is_first_turn
-            and self.rules.first_turn_out == "others_finish_first_turn"
+            and self.rules.first_turn_out == FirstTurnOut.OTHERS_FINISH_FIRST_TURN
             and any(left for s, left in enumerate(self.first_turn_left) if s != seat)
         ):
             return
@@ -528,7 +537,7 @@ class State:
 
         The one test for a blocked round: the end of every turn and :meth:`status` use it.
         """
-        if self.rules.blocked_definition == "full_lap_of_passes":
+        if self.rules.blocked_definition == BlockedDefinition.FULL_LAP_OF_PASSES:
             return "blocked_definition" if self.passes_in_a_row >= self.n else None
         if self.going_out_stuck():
             return "go_out_on_double"
@@ -551,7 +560,7 @@ class State:
             )
             return Status(True, self.outcome.rule, reason, self.outcome.out_seats)
         out = tuple(seat for seat, hand in enumerate(self.hands) if hand is not None and not hand)
-        full_lap = self.rules.blocked_definition == "full_lap_of_passes"
+        full_lap = self.rules.blocked_definition == BlockedDefinition.FULL_LAP_OF_PASSES
         if out:
             if self.pending_out_doubles():
                 rule = self.blocked_by()
@@ -567,7 +576,7 @@ class State:
             if (
                 waiting
                 and self.first_turns_known
-                and self.rules.first_turn_out == "others_finish_first_turn"
+                and self.rules.first_turn_out == FirstTurnOut.OTHERS_FINISH_FIRST_TURN
             ):
                 return Status(False, "first_turn_out", StatusReason.FIRST_TURNS_LEFT, out, waiting)
             return Status(True, "went_out", StatusReason.WENT_OUT, out)
@@ -636,7 +645,7 @@ class State:
         """Whether players are out on doubles that can never be covered (the boneyard is
         empty and no hand holds a tile that fits any of them): then the round is blocked,
         under ``blocked_definition`` ``no_legal_move_anywhere``."""
-        if self.boneyard_count > 0 or self.rules.go_out_on_double != "must_be_covered":
+        if self.boneyard_count > 0 or self.rules.go_out_on_double != GoOutOnDouble.MUST_BE_COVERED:
             return False
         pending = self.pending_out_doubles()
         return bool(pending) and not any(self.cover_possible(train) for train in pending)
@@ -651,7 +660,7 @@ class State:
         self.hands[seat] = []
         self.hand_index[seat] = self._index([])
         self.first_turn_left[seat] = False
-        if self.rules.go_out_on_double == "must_be_covered" and self.open_doubles:
+        if self.rules.go_out_on_double == GoOutOnDouble.MUST_BE_COVERED and self.open_doubles:
             own = self.double_value[seat] >= 0
             self.going_out_double[seat] = seat if own else self.open_doubles[-1]
         else:
@@ -664,11 +673,14 @@ class State:
         if self.outcome is not None:
             return
         if self.out_seats and not (
-            self.rules.first_turn_out == "others_finish_first_turn"
+            self.rules.first_turn_out == FirstTurnOut.OTHERS_FINISH_FIRST_TURN
             and self.first_turn_left[self.turn]
         ):
             self._finish(EndReason.WENT_OUT, tuple(self.out_seats), "core")
-        elif self.rules.blocked_definition == "no_legal_move_anywhere" and self.going_out_stuck():
+        elif (
+            self.rules.blocked_definition == BlockedDefinition.NO_LEGAL_MOVE_ANYWHERE
+            and self.going_out_stuck()
+        ):
             self._finish(EndReason.BLOCKED, (), "go_out_on_double")
 
     # -- undo -------------------------------------------------------------------------------
@@ -828,7 +840,7 @@ class State:
         size = hand_size(rules, players)
         engine_tile = Tile(engine, engine)
         source = rules.engine_source
-        if source == "set_aside":
+        if source == EngineSource.SET_ASIDE:
             tiles = [t for t in full_set(rules.set_max) if t is not engine_tile]
         else:
             tiles = list(full_set(rules.set_max))
@@ -836,8 +848,8 @@ class State:
         hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
         boneyard = tiles[players * size :]
         holder: int | None = None
-        if source != "set_aside":
-            if source == "next_highest_double":
+        if source != EngineSource.SET_ASIDE:
+            if source == EngineSource.NEXT_HIGHEST_DOUBLE:
                 held = [t for hand in hands for t in hand if t.is_double]
                 if held:
                     engine_tile = max(held, key=lambda t: t.high)
@@ -846,7 +858,9 @@ class State:
             seat = leader
             while holder is None and boneyard:
                 # Draw (everyone at once, or one at a time) until the engine turns up.
-                for drawer in range(players) if source != "holder_plays_draw_in_turn" else [seat]:
+                for drawer in (
+                    range(players) if source != EngineSource.HOLDER_PLAYS_DRAW_IN_TURN else [seat]
+                ):
                     if boneyard:
                         tile = boneyard.pop()
                         hands[drawer].append(tile)
@@ -857,7 +871,7 @@ class State:
                 hands[holder].remove(engine_tile)
             else:  # cannot happen with a full set, but keep the set whole if it did
                 boneyard = [t for t in boneyard if t is not engine_tile]
-        if rules.round_leader == "engine_holder" and holder is not None:
+        if rules.round_leader == RoundLeader.ENGINE_HOLDER and holder is not None:
             leader = holder
         names = seats if seats is not None else [chr(ord("A") + i) for i in range(players)]
         return cls(rules, names, engine, hands, boneyard=boneyard, leader=leader)

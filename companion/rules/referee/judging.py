@@ -10,6 +10,7 @@ from typing import Any
 from companion.rules import legality
 from companion.rules.actions import Action, End, Play, RemoveMarker, Status
 from companion.rules.explain import Ruling, values_allowing
+from companion.rules.keys import LastTileCall
 from companion.rules.referee.reading import (
     LastTileCallQuery,
     QueryError,
@@ -186,9 +187,9 @@ def judge_setup(query: SetupQuery) -> tuple[Deal, tuple[int, ...], tuple[int | N
 
 _PENALTIES = {
     "none": (0, False),
-    "draw1": (1, False),
-    "draw2": (2, False),
-    "draw2_and_skip": (2, True),
+    LastTileCall.DRAW1: (1, False),
+    LastTileCall.DRAW2: (2, False),
+    LastTileCall.DRAW2_AND_SKIP: (2, True),
 }
 
 

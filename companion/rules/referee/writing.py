@@ -15,6 +15,7 @@ from companion.rules.actions import (
     Status,
     StatusReason,
 )
+from companion.rules.keys import LastTileCall
 from companion.rules.legality import train_words
 from companion.rules.referee.judging import TurnRuling
 from companion.rules.referee.reading import LastTileCallQuery
@@ -149,7 +150,7 @@ def last_tile_call_answer(query: LastTileCallQuery, penalty: tuple[int, int, boo
         return {"draw": 0, "skip_turn": False, "reason": "The call was made in time: no penalty."}
     draw, wanted, skip = penalty
     boneyard = query.boneyard
-    if query.rules.last_tile_call == "none":
+    if query.rules.last_tile_call == LastTileCall.NONE:
         reason = "Calling the last tile is a courtesy here: no penalty."
     else:
         short = f" (only {boneyard} left in the boneyard)" if draw < wanted else ""

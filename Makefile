@@ -48,7 +48,7 @@ simulate: $(STAMP)
 	$(BIN)/python -m companion.rules simulate --rounds 100000 --seed 1
 
 eval-vision: $(STAMP)
-	$(BIN)/python -m vision.evaluate
+	$(BIN)/python -m training.evaluate
 
 ## Train both models (CPU only; never run in CI; about 2 h 10 min on 2 cores). Installs the CPU
 ## build of PyTorch. The tile finder first (renders 9,000 scenes, ~65 min), then the reader,

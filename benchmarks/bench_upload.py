@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from vision.synth import render_scene  # noqa: E402
+from training.synth import render_scene  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 SEND_LONG_SIDE = 2000  # as static/js/app.js

@@ -1,6 +1,6 @@
 """Median time to read a hand from a 12-megapixel photo on the CPU, stage by stage.
 
-Makes 4000x3000 JPEGs by upscaling rendered scenes (vision.synth) of 3-tile, 10..12-tile and
+Makes 4000x3000 JPEGs by upscaling rendered scenes (training.synth) of 3-tile, 10..12-tile and
 20-tile hands, then times the whole pipeline (decode, learned finder with its second look,
 rectify + one batched reader call) over several runs, and each stage on its own.
 Goals: a usual hand under 150 ms, a 20-tile hand under 300 ms (median totals).
@@ -19,10 +19,10 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.synth import render_scene  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.pipeline import READ_LONG_SIDE, HandReader  # noqa: E402
 from vision.rectify import rectify_tiles  # noqa: E402
-from vision.synth import render_scene  # noqa: E402
 
 HANDS = {"3 tiles": (3, 3, 150.0), "10-12 tiles": (10, 12, 150.0), "20 tiles": (20, 20, 300.0)}
 """Name: (fewest, most tiles rendered, goal for the median total in ms)."""

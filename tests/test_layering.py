@@ -26,15 +26,7 @@ def test_module_imports_without_flask_or_sqlalchemy(module: str) -> None:
 
 
 def imported_top_modules(package: Path) -> set[str]:
-    names: set[str] = set()
-    for source in package.rglob("*.py"):
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.add(node.module)
-    return names
+    return {name for source in package.rglob("*.py") for name in imported_top_modules_of(source)}
 
 
 def test_rules_engine_imports_nothing_of_ours() -> None:
@@ -51,6 +43,35 @@ def test_vision_uses_only_the_rules_engine_of_the_app() -> None:
         name for name in imported_top_modules(ROOT / "vision") if name.split(".")[0] == "companion"
     }
     assert all(name.startswith("companion.rules") for name in ours), ours
+
+
+def test_runtime_vision_imports_no_training_or_measuring_code() -> None:
+    tools = {
+        name
+        for name in imported_top_modules(ROOT / "vision")
+        if name.split(".")[0] in {"training", "benchmarks", "tests", "torch"}
+    }
+    assert not tools, tools
+
+
+def test_only_the_scoring_entry_points_of_vision_import_the_rules_engine() -> None:
+    scoring = {"pipeline.py", "cli.py"}  # the pipeline scores a hand; the command names sets
+    importers = {
+        source.name
+        for source in (ROOT / "vision").glob("*.py")
+        if any(name.startswith("companion") for name in imported_top_modules_of(source))
+    }
+    assert importers <= scoring, importers
+
+
+def imported_top_modules_of(source: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
 
 
 # -- inside the rules engine ---------------------------------------------------------------------

@@ -3,7 +3,7 @@
 The reader only ever sees tiles as the finder outlines them: a little loose, a little turned,
 sometimes cutting off the last row of pips. Crops rendered with random corner noise
 (training/halves_data.py) miss the finder's particular habits, so these crops come from
-whole rendered scenes (vision.synth.render_scene), outlined by models/finder.onnx and cut by
+whole rendered scenes (training.synth.render_scene), outlined by models/finder.onnx and cut by
 the pipeline's own rectifier. Each found outline is labelled by the rendered tile it
 overlaps (IoU >= MATCH_IOU), its two ends by which rendered half lies nearer; outlines that
 overlap no tile (IoU < STRAY_IOU) are "not a half" on both ends, as the reader must learn to
@@ -18,11 +18,12 @@ import numpy as np
 
 from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
 from training.scenes_data import is_low_view
-from vision.finder import DEFAULT_FINDER_MODEL, TileFinder, outline_iou
+from training.synth import Scene, half_centres, render_scene
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
+from vision.geometry import outline_iou
 from vision.rectify import rectify_tiles
-from vision.synth import Scene, half_centres, render_scene
 
-# Bump when vision.synth or models/finder.onnx change. 1: reader v5 (finder v1).
+# Bump when training.synth or models/finder.onnx change. 1: reader v5 (finder v1).
 # 2: finder v3 and every fifth scene a close low shot (reader v6, not adopted: see
 # models/MODEL_CARD.md). 3: finder v3, usual shots only, as reader v5 was made. 4: outlines
 # after the finder's second look, as the pipeline cuts them.

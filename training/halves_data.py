@@ -1,6 +1,6 @@
 """Synthetic training data for the half reader: canonical tile crops and per-half labels.
 
-Each sample is a (64, 128, 3) crop from vision.synth.render_tile_crop and two labels, one per
+Each sample is a (64, 128, 3) crop from training.synth.render_tile_crop and two labels, one per
 half: the pip count 0..18, or NOT_A_HALF for face-down tiles, bare table and crops that
 straddle two tiles. Sets are cached as .npz under training/data/ (git-ignored).
 """
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.synth import MAX_PIPS, render_tile_crop
+from training.synth import MAX_PIPS, render_tile_crop
 
 NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2
 DATA_DIR = Path(__file__).resolve().parent / "data"
-DATA_VERSION = 5  # bump when vision.synth changes what it draws, so stale caches go unused
+DATA_VERSION = 5  # bump when training.synth changes what it draws, so stale caches go unused
 
 # Share of crops of each kind; most are face-up tiles.
 _KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.03}

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from training.evaluate import PhotoResult
 from vision.decode import PhotoError, decode_photo
-from vision.evaluate import PhotoResult
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader
 from vision.pipeline import READ_LONG_SIDE

@@ -1,6 +1,6 @@
 """Rendered table scenes for training the tile finder, cached on disk in chunks.
 
-Each scene is rendered by vision.synth at SCENE_SIZE and stored as JPEG bytes (a little
+Each scene is rendered by training.synth at SCENE_SIZE and stored as JPEG bytes (a little
 compression noise on top of the renderer's own) with the face corners of every listed tile.
 Seeds for the finder start at FINDER_SEED_BASE so they never coincide with the reader's
 crops. Chunks are files, so an interrupted render resumes where it stopped.
@@ -16,12 +16,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synth import render_scene
+from training.synth import render_scene
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # 1: finder v1's scenes. 2: 30% of scenes tilted up to 70 degrees (finder v2, not adopted;
 # see models/MODEL_CARD.md). 3: the renderer with domed pips and 4-across 10..12, tilt <= 45.
-# 4: as 3, and every fifth scene a close low shot (vision.synth low_view: 50..72 degrees,
+# 4: as 3, and every fifth scene a close low shot (training.synth low_view: 50..72 degrees,
 # big chunky tiles, the table in perspective), for photos taken seated across the table.
 DATA_VERSION = 4
 SCENE_SIZE = (512, 384)  # width, height

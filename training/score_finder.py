@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from training.scenes_data import build_scenes, decode_sample, is_low_view
-from vision.finder import TileFinder, outline_iou
+from vision.finder import TileFinder
+from vision.geometry import outline_iou
 
 VALIDATION_FIRST_SEED = 1_000_000
 

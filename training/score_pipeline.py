@@ -5,7 +5,7 @@
 Each scene (the reader's held-out finder-crop seeds, from 3,900,000; every fifth a close low
 shot) is encoded as a JPEG and read by the pipeline with the committed models, exactly as a
 phone's photo is. Its tiles are compared with the rendered ones as multisets of pip pairs,
-like `python -m vision.evaluate` does on real photos. This is how a pipeline change is judged
+like `python -m training.evaluate` does on real photos. This is how a pipeline change is judged
 before the dev photos are looked at.
 """
 

@@ -2,7 +2,7 @@
 
     python -m training.train_finder --seed 0 --out models/finder.onnx
 
-Renders (or reuses from training/data/) table scenes with vision.synth, trains a small
+Renders (or reuses from training/data/) table scenes with training.synth, trains a small
 encoder-decoder CNN on the CPU to predict, on a grid 4x coarser than its input, each face-up
 tile's centre, sub-cell offset and two half-axes (see vision/finder.py for the encoding), and
 exports an ONNX graph whose first output channel is already a probability. Scenes are scaled,

@@ -3,7 +3,7 @@
     python -m training.train_halves --seed 0 --out models/halves.onnx
 
 Renders (or reuses from training/data/) a training set and a held-out synthetic validation set
-with vision.synth, plus crops cut along the tile finder's own outlines on rendered scenes
+with training.synth, plus crops cut along the tile finder's own outlines on rendered scenes
 (training/finder_crops_data.py, so the reader learns the finder's looseness), trains a small
 CNN on the CPU with augmentations that mimic rectified real photos, fits a temperature on the
 validation sets and exports an ONNX graph whose logits are already divided by it. A JSON

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.tiles import order_corners
+from vision.geometry import covered_share, order_corners, outline_iou
 
 DEFAULT_FINDER_MODEL = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
 STRIDE = 4
@@ -229,7 +229,7 @@ def parallelograms(
     centres: NDArray[np.float64], along: NDArray[np.float64], across: NDArray[np.float64]
 ) -> NDArray[np.float32]:
     """(N, 4, 2) outlines centre +/- along +/- across, each ordered as ``parallelogram``
-    orders one (vision.tiles.order_corners), computed for all N at once."""
+    orders one (vision.geometry.order_corners), computed for all N at once."""
     corners = np.stack(
         [
             centres - along - across,
@@ -243,7 +243,7 @@ def parallelograms(
 
 
 def ordered_corners(quads: NDArray[np.float32]) -> NDArray[np.float32]:
-    """vision.tiles.order_corners for (N, 4, 2) quads at once: clockwise on screen from the
+    """vision.geometry.order_corners for (N, 4, 2) quads at once: clockwise on screen from the
     top-left corner, first edge long."""
     points = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     rows = np.arange(len(points))[:, None]
@@ -353,29 +353,6 @@ def same_place_suppressed(
             continue
         kept.append(index)
     return kept
-
-
-def covered_share(outline: NDArray[np.float32], others: Sequence[NDArray[np.float32]]) -> float:
-    """The share of ``outline``'s area lying on the ``others`` (which do not overlap much
-    among themselves, so their overlaps with it are simply added)."""
-    shape = outline.reshape(-1, 1, 2).astype(np.float32)
-    area = cv2.contourArea(shape)
-    if area <= 0:
-        return 1.0
-    covered = sum(
-        cv2.intersectConvexConvex(shape, other.reshape(-1, 1, 2).astype(np.float32))[0]
-        for other in others
-    )
-    return float(min(1.0, covered / area))
-
-
-def outline_iou(first: NDArray[np.float32], second: NDArray[np.float32]) -> float:
-    """Intersection over union of two convex outlines (4, 2)."""
-    a = first.reshape(-1, 1, 2).astype(np.float32)
-    b = second.reshape(-1, 1, 2).astype(np.float32)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def _inside_shrunk(point: NDArray[np.float32], quad: NDArray[np.float32], factor: float) -> bool:
@@ -552,18 +529,3 @@ class TileFinder:
         (output,) = self._session.run(None, {self._input: tensor})
         height, width = image_bgr.shape[:2]
         return decode(np.asarray(output, np.float32), scale, (width, height), min_score, cut=cut)
-
-
-class PooledFinders:
-    """Several finders' outlines of one photo pooled, e.g. a finder for usual shots and one
-    for low shots. Outlines of one tile from two finders overlap; the pipeline keeps the one
-    it believes most once the reader has looked at each."""
-
-    def __init__(self, finders: Sequence[TileFinder]) -> None:
-        if not finders:
-            raise ValueError("pool at least one finder")
-        self._finders = tuple(finders)
-
-    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
-        """Every finder's faces, each finder's best first."""
-        return [face for finder in self._finders for face in finder.find(image_bgr, min_score)]

@@ -2,15 +2,14 @@
 
 Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
 small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
-of the tiles cut out of the full photo. The classical finder in vision/tiles.py is kept as an
-alternative (`ClassicalTileFinder`) for comparison in `python -m vision.evaluate`.
+of the tiles cut out of the full photo. (The hand-written classical finder, kept for
+comparison, lives with the measuring tools in training/classical_finder.py.)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -20,8 +19,8 @@ from numpy.typing import NDArray
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
 from vision.finder import COVERED_LIMIT, FoundTile, TileFinder, same_place_suppressed
+from vision.geometry import order_corners
 from vision.rectify import rectify_tiles
-from vision.tiles import find_tiles, order_corners
 from vision.types import DetectedTile, HandReading
 
 READ_LONG_SIDE = 2000
@@ -65,19 +64,6 @@ class TileFinderLike(Protocol):
     """Outlines the face-up tiles in a BGR photo."""
 
     def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]: ...
-
-
-@dataclass(frozen=True)
-class _Classical:
-    corners: NDArray[np.float32]
-    score: float = 1.0  # no belief of its own: the reader alone says whether it is a tile
-
-
-class ClassicalTileFinder:
-    """The hand-written finder of vision/tiles.py behind the finder interface."""
-
-    def find(self, image_bgr: NDArray[np.uint8]) -> list[_Classical]:
-        return [_Classical(quad) for quad in find_tiles(image_bgr)]
 
 
 class TileReadLike(Protocol):

@@ -22,8 +22,8 @@ from companion.photo_overlay import display_box
 from companion.photos import CHECK_BELOW, tiles_for_picker
 from companion.rules import Rules, Tile, score_hand
 from tests.conftest import GameActions
+from training.synth import render_scene
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.synth import render_scene
 
 needs_model = pytest.mark.skipif(
     not DEFAULT_HALF_MODEL.is_file(), reason=f"half-reader model not found: {DEFAULT_HALF_MODEL}"

@@ -18,9 +18,9 @@ from companion.photo_overlay import (
     scale_corners,
 )
 from companion.rules import Rules, full_set, tile_points
-from vision.finder import outline_iou
+from training.synth import render_scene
+from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.synth import render_scene
 
 DOUBLE_BLANK_50 = Rules.from_json({"blank_scoring": "double_blank_50"})
 

@@ -17,8 +17,8 @@ from playwright.sync_api import Page, Request, expect
 from pytest_playwright.pytest_playwright import CreateContextCallback
 
 from companion.rules import Rules, Tile, score_hand
+from training.synth import render_scene
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.synth import render_scene
 
 from .helpers import TableApi, points_box, totals_row
 

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from companion.rules import Rules, Tile, score_hand
+from training.synth import render_scene
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.synth import render_scene
 
 from .helpers import TableApi, points_box, totals_row
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from training.finder_crops_data import label_outline
 from training.halves_data import NOT_A_HALF
-from vision.synth import Scene, SceneTile
+from training.synth import Scene, SceneTile
 
 # A 200x100 tile face lying flat, its 9 on the left end and its 4 on the right.
 FACE = np.array([[100, 100], [300, 100], [300, 200], [100, 200]], np.float32)

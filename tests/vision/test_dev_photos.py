@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from vision.evaluate import evaluate, load_labels, summarise
+from training.evaluate import evaluate, load_labels, summarise
 from vision.finder import DEFAULT_FINDER_MODEL
 from vision.halves import DEFAULT_HALF_MODEL
 
@@ -26,7 +26,7 @@ pytestmark = [
     ),
 ]
 
-# Measured with `python -m vision.evaluate` on the committed models (finder v3 with its second
+# Measured with `python -m training.evaluate` on the committed models (finder v3 with its second
 # look, reader v5, outlines lying on better-believed ones dropped): located 1.000, right count
 # 0.790 of photos (the finder returns outlines spanning two tiles, which the pipeline drops;
 # the count is the finder's alone), recall 0.976, precision 0.976, exact 0.935.

@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from training.evaluate import PooledFinders
+from training.synth import render_scene
 from vision.finder import (
     ACROSS,
     ALONG,
@@ -20,10 +22,8 @@ from vision.finder import (
     SECOND_LOOK_ZOOM,
     STRIDE,
     FoundTile,
-    PooledFinders,
     TileFinder,
     best_match,
-    covered_share,
     decode,
     decode_axes,
     encode_axis,
@@ -31,7 +31,6 @@ from vision.finder import (
     input_size,
     inside_original,
     ordered_corners,
-    outline_iou,
     pad_to,
     parallelogram,
     preprocess,
@@ -40,8 +39,7 @@ from vision.finder import (
     shrink,
     with_border,
 )
-from vision.synth import render_scene
-from vision.tiles import order_corners
+from vision.geometry import covered_share, order_corners, outline_iou
 
 
 def _rectangle(cx: float, cy: float, length: float, width: float, angle: float) -> np.ndarray:

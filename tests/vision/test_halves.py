@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from training.synth import random_style, render_face_texture
 from vision.halves import (
     DEFAULT_HALF_MODEL,
     NOT_A_HALF,
@@ -19,7 +20,6 @@ from vision.halves import (
     softmax,
     split_halves,
 )
-from vision.synth import random_style, render_face_texture
 
 
 def _crop_with_divider() -> np.ndarray:

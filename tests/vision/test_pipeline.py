@@ -8,10 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.finder import DEFAULT_FINDER_MODEL, outline_iou
+from training.synth import render_background, render_scene, render_tile_crop
+from vision.finder import DEFAULT_FINDER_MODEL
+from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
 from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines
-from vision.synth import render_background, render_scene, render_tile_crop
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_FINDER_MODEL.is_file() and DEFAULT_HALF_MODEL.is_file()),

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 from vision_scenes import draw_tile, png_bytes, table
 
+from training.classical_finder import ClassicalTileFinder
 from vision.cli import main
-from vision.pipeline import ClassicalTileFinder, HandReader
+from vision.pipeline import HandReader
 
 ROOT = Path(__file__).resolve().parents[2]
 

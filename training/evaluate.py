@@ -1,4 +1,4 @@
-"""Measure the pipeline on labelled real photos: `python -m vision.evaluate [--photos DIR]`.
+"""Measure the pipeline on labelled real photos: `python -m training.evaluate [--photos DIR]`.
 
 Labels carry no tile locations, so each photo's tiles are compared as multisets of pip
 pairs. Tiles listed under `partial_tiles` (cut by the frame or half hidden) may be reported
@@ -21,9 +21,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from training.classical_finder import ClassicalTileFinder
 from vision.decode import PhotoError, decode_photo
+from vision.finder import MIN_SCORE, FoundTile, TileFinder
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader, TileRead
-from vision.pipeline import READ_LONG_SIDE, ClassicalTileFinder, HandReader, TileFinderLike
+from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
 
@@ -159,6 +161,21 @@ class _BatchCounter:
 FINDERS = ("learned", "classical")
 
 
+class PooledFinders:
+    """Several finders' outlines of one photo pooled, e.g. a finder for usual shots and one
+    for low shots. Outlines of one tile from two finders overlap; the pipeline keeps the one
+    it believes most once the reader has looked at each."""
+
+    def __init__(self, finders: Sequence[TileFinder]) -> None:
+        if not finders:
+            raise ValueError("pool at least one finder")
+        self._finders = tuple(finders)
+
+    def find(self, image_bgr: NDArray[np.uint8], min_score: float = MIN_SCORE) -> list[FoundTile]:
+        """Every finder's faces, each finder's best first."""
+        return [face for finder in self._finders for face in finder.find(image_bgr, min_score)]
+
+
 def make_finder(
     name: str,
     threads: int = 1,
@@ -170,7 +187,7 @@ def make_finder(
     at each face)."""
     if name == "classical":
         return ClassicalTileFinder()
-    from vision.finder import DEFAULT_FINDER_MODEL, PooledFinders, TileFinder
+    from vision.finder import DEFAULT_FINDER_MODEL
 
     paths = list(models) if models else [DEFAULT_FINDER_MODEL]
     finders = [TileFinder(path, threads=threads, second_look=second_look) for path in paths]
@@ -266,7 +283,7 @@ def report(results: Sequence[PhotoResult], *, verbose: bool, finder_only: bool) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line entry point."""
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__)
     parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS, help="labelled photo dir")
     parser.add_argument("--verbose", action="store_true", help="list every photo that is wrong")
     parser.add_argument(
@@ -292,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
-            f"python -m vision.evaluate: error: no manifest.json in {args.photos}", file=sys.stderr
+            f"python -m training.evaluate: error: no manifest.json in {args.photos}",
+            file=sys.stderr,
         )
         return 2
     results = evaluate(

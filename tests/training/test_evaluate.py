@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.evaluate import PhotoResult, summarise
+from training.evaluate import PhotoResult, summarise
 
 
 def _result(expected, got, partial=(), error=None) -> PhotoResult:  # type: ignore[no-untyped-def]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from vision_scenes import draw_tile as _draw_tile
-from vision_scenes import iou as _iou
-from vision_scenes import table as _table
 
-from vision.tiles import divider_strength, find_tiles, order_corners
+from tests.vision.vision_scenes import draw_tile as _draw_tile
+from tests.vision.vision_scenes import iou as _iou
+from tests.vision.vision_scenes import table as _table
+from training.classical_finder import divider_strength, find_tiles
+from vision.geometry import order_corners
 
 
 def test_order_corners_is_clockwise_from_top_left_with_long_first_edge() -> None:
@@ -90,7 +91,7 @@ def test_corners_come_back_in_full_resolution_coordinates() -> None:
     assert _iou(truth, found[0]) > 0.85
 
 
-synth = pytest.importorskip("vision.synth")
+synth = pytest.importorskip("training.synth")
 
 
 def test_recall_on_synthetic_scenes() -> None:

@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.geometry import edge_lengths, order_corners
+
 WORK_LONG_SIDE = 1000
 """Long side, in pixels, of the shrunk copy the search runs on."""
 
@@ -259,7 +261,7 @@ def _grid_candidates(
     quad, aspect, shape_score = region.quad, region.aspect, region.shape_score
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
     to_quad = np.asarray(cv2.getPerspectiveTransform(unit, quad), dtype=np.float64)
-    short_side = float(min(_edge_lengths(quad)))
+    short_side = float(min(edge_lengths(quad)))
     long_side = short_side * aspect
     for along in range(1, _MAX_GRID + 1):
         for across in range(1, _MAX_GRID + 1):
@@ -344,13 +346,8 @@ def _hull_to_quad(hull: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(box, dtype=np.float32)
 
 
-def _edge_lengths(quad: NDArray[np.float32]) -> NDArray[np.float64]:
-    steps = (quad[[1, 2, 3, 0]] - quad).astype(np.float64)
-    return np.asarray(np.sqrt((steps * steps).sum(axis=1)), dtype=np.float64)
-
-
 def _quad_aspect(quad: NDArray[np.float32]) -> float:
-    edges = _edge_lengths(quad)
+    edges = edge_lengths(quad)
     first = (edges[0] + edges[2]) / 2.0
     second = (edges[1] + edges[3]) / 2.0
     shorter = min(first, second)
@@ -367,21 +364,6 @@ def _touches_border(quad: NDArray[np.float32], size: tuple[int, int]) -> bool:
         or xs.max() > width - 1 - margin
         or ys.max() > height - 1 - margin
     )
-
-
-def order_corners(quad: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Order 4 corners clockwise (on screen) from the top-left one, first edge long."""
-    points = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    clockwise = points[np.argsort(angles)]
-    start = int(np.argmin(clockwise[:, 0] + clockwise[:, 1]))
-    clockwise = np.roll(clockwise, -start, axis=0)
-    edges = _edge_lengths(clockwise)
-    first, second = edges[0] + edges[2], edges[1] + edges[3]
-    if first < second:
-        clockwise = np.roll(clockwise, -1, axis=0)
-    return np.ascontiguousarray(clockwise, dtype=np.float32)
 
 
 def divider_strength(gray: NDArray[np.uint8], quad: NDArray[np.float32]) -> float:
@@ -459,3 +441,17 @@ def _overlap(first: Candidate, second: Candidate) -> float:
     intersection, _ = cv2.intersectConvexConvex(first.quad, second.quad)
     smaller = min(first.area, second.area)
     return float(intersection) / smaller if smaller > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class _Classical:
+    corners: NDArray[np.float32]
+    score: float = 1.0  # no belief of its own: the reader alone says whether it is a tile
+
+
+class ClassicalTileFinder:
+    """The hand-written finder behind the pipeline's finder interface, for comparisons."""
+
+    def find(self, image_bgr: NDArray[np.uint8]) -> list[_Classical]:
+        """Every tile outline the hand-written finder sees."""
+        return [_Classical(quad) for quad in find_tiles(image_bgr)]

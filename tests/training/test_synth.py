@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth import (
+from training.synth import (
     CROP_HEIGHT,
     CROP_WIDTH,
     MAX_PIPS,

@@ -1,0 +1,88 @@
+"""Tile outlines: four corners in photo pixels, put in one order, compared by overlap.
+
+Every part of the pipeline (the finder's outlines, the photo's own outline, the rectifier)
+and the tools outside it (the classical finder, the renderer's scorers) agree on one
+convention: corners clockwise on screen, starting top-left, the first edge a long one, so
+that a crop along the outline lays the tile's long axis horizontal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Corners = NDArray[np.float32]
+"""A (4, 2) float32 array of corners (x, y) in photo pixels."""
+
+
+def edge_lengths(corners: Corners) -> NDArray[np.float64]:
+    """The lengths of the four edges, from corner 0 to 1, 1 to 2, 2 to 3 and 3 to 0."""
+    steps = (corners[[1, 2, 3, 0]] - corners).astype(np.float64)
+    return np.asarray(np.sqrt((steps * steps).sum(axis=1)), dtype=np.float64)
+
+
+def order_corners(corners: Corners) -> Corners:
+    """Order 4 corners clockwise (on screen) from the top-left one, first edge long."""
+    points = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    clockwise = points[np.argsort(angles)]
+    start = int(np.argmin(clockwise[:, 0] + clockwise[:, 1]))
+    clockwise = np.roll(clockwise, -start, axis=0)
+    edges = edge_lengths(clockwise)
+    if edges[0] + edges[2] < edges[1] + edges[3]:
+        clockwise = np.roll(clockwise, -1, axis=0)
+    return np.ascontiguousarray(clockwise, dtype=np.float32)
+
+
+def _contour(corners: Corners) -> NDArray[np.float32]:
+    return np.asarray(corners, dtype=np.float32).reshape(-1, 1, 2)
+
+
+def outline_iou(first: Corners, second: Corners) -> float:
+    """Intersection over union of two convex outlines."""
+    a, b = _contour(first), _contour(second)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def covered_share(outline: Corners, others: Sequence[Corners]) -> float:
+    """The share of ``outline``'s area lying on the ``others`` (which do not overlap much
+    among themselves, so their overlaps with it are simply added)."""
+    shape = _contour(outline)
+    area = cv2.contourArea(shape)
+    if area <= 0:
+        return 1.0
+    covered = sum(cv2.intersectConvexConvex(shape, _contour(other))[0] for other in others)
+    return float(min(1.0, covered / area))
+
+
+@dataclass(frozen=True, eq=False)
+class Quad:
+    """A tile outline in the pipeline's corner order (see :func:`order_corners`)."""
+
+    corners: Corners
+
+    @classmethod
+    def of(cls, corners: Corners | Sequence[Sequence[float]]) -> Quad:
+        """An outline from four corners in any order."""
+        return cls(order_corners(np.asarray(corners, dtype=np.float32)))
+
+    @property
+    def long_side(self) -> float:
+        """The longer of the two pairs of opposite edges, averaged."""
+        edges = edge_lengths(self.corners)
+        return float(max(edges[0] + edges[2], edges[1] + edges[3]) / 2)
+
+    def iou(self, other: Quad) -> float:
+        """Intersection over union with another outline."""
+        return outline_iou(self.corners, other.corners)
+
+    def covered_share(self, others: Sequence[Quad]) -> float:
+        """The share of this outline lying on the others."""
+        return covered_share(self.corners, [other.corners for other in others])

@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import covered_share, order_corners, outline_iou
+from vision.session import open_session
 
 DEFAULT_FINDER_MODEL = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
 STRIDE = 4
@@ -427,20 +428,7 @@ class TileFinder:
     def __init__(
         self, model_path: Path = DEFAULT_FINDER_MODEL, threads: int = 1, second_look: bool = True
     ) -> None:
-        if not Path(model_path).is_file():
-            raise FileNotFoundError(
-                f"tile finder model not found at {model_path}; it is committed under models/ "
-                "(rebuild it with `make train`)"
-            )
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self._session = onnxruntime.InferenceSession(
-            str(model_path), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = open_session(model_path, threads, "tile finder")
         model_input = self._session.get_inputs()[0]
         self._input = model_input.name
         self._batches = model_input.shape[0] != 1

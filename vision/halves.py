@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.session import open_session
+
 DEFAULT_HALF_MODEL = Path(__file__).resolve().parent.parent / "models" / "halves.onnx"
 MAX_PIPS = 18
 NOT_A_HALF = MAX_PIPS + 1
@@ -136,19 +138,7 @@ class HalfReader:
     """Owns the ONNX Runtime session of the half reader."""
 
     def __init__(self, model_path: Path = DEFAULT_HALF_MODEL, threads: int = 1) -> None:
-        path = Path(model_path)
-        if not path.is_file():
-            raise FileNotFoundError(f"half-reader model not found: {path}")
-        if threads < 1:
-            raise ValueError("threads must be at least 1")
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        self._session = open_session(model_path, threads, "half-reader")
         self._input = self._session.get_inputs()[0].name
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:

@@ -181,3 +181,10 @@ def test_committed_model_rejects_a_bare_table(reader: HalfReader) -> None:
 
 def test_empty_batch_reads_nothing(reader: HalfReader) -> None:
     assert reader.read(np.zeros((0, 64, 128, 3), np.uint8)) == []
+
+
+def test_no_threads_is_refused(tmp_path: Path) -> None:
+    model = tmp_path / "some.onnx"
+    model.write_bytes(b"not read")
+    with pytest.raises(ValueError, match="threads"):
+        HalfReader(model, threads=0)

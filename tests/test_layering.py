@@ -64,6 +64,13 @@ def test_only_the_scoring_entry_points_of_vision_import_the_rules_engine() -> No
     assert importers <= scoring, importers
 
 
+@pytest.mark.parametrize("module", ["finding.py", "geometry.py", "rectify.py", "decode.py"])
+def test_vision_arithmetic_runs_without_a_model(module: str) -> None:
+    """Only the classes that own a session (finder.py, halves.py via session.py) touch
+    onnxruntime; the arithmetic around the networks is plain numpy."""
+    assert "onnxruntime" not in imported_top_modules_of(ROOT / "vision" / module)
+
+
 def imported_top_modules_of(source: Path) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):

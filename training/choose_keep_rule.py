@@ -9,7 +9,7 @@ probability, this prints how many real tiles each keeps and how many false ones,
 pipeline's rule (vision/pipeline.py) is set on synthetic data with known answers.
 
 A second table does the same for dropping a kept outline that lies mostly on better-believed
-ones (vision.finder.COVERED_LIMIT): an outline spanning the ends of two touching tiles.
+ones (vision.finding.COVERED_LIMIT): an outline spanning the ends of two touching tiles.
 """
 
 from __future__ import annotations

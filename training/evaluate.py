@@ -23,7 +23,8 @@ from numpy.typing import NDArray
 
 from training.classical_finder import ClassicalTileFinder
 from vision.decode import PhotoError, decode_photo
-from vision.finder import MIN_SCORE, FoundTile, TileFinder
+from vision.finder import TileFinder
+from vision.finding import MIN_SCORE, FoundTile
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader, TileRead
 from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
 

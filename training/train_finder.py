@@ -27,7 +27,7 @@ from torch import nn
 
 from training.scenes_data import SCENE_SIZE, Sample, build_scenes, decode_sample
 from training.score_finder import match_faces
-from vision.finder import (
+from vision.finding import (
     CHANNELS,
     STRIDE,
     decode,

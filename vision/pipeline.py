@@ -18,7 +18,8 @@ from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
-from vision.finder import COVERED_LIMIT, FoundTile, TileFinder, same_place_suppressed
+from vision.finder import TileFinder
+from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
 from vision.geometry import order_corners
 from vision.rectify import rectify_tiles
 from vision.types import DetectedTile, HandReading
@@ -51,7 +52,7 @@ outline. It is read whole as one tile face, and kept only if the reader is quite
 
 
 class FoundTileLike(Protocol):
-    """What the pipeline needs from one found tile (vision.finder.FoundTile)."""
+    """What the pipeline needs from one found tile (vision.finding.FoundTile)."""
 
     @property
     def corners(self) -> NDArray[np.float32]: ...

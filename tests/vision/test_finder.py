@@ -10,19 +10,18 @@ import pytest
 
 from training.evaluate import PooledFinders
 from training.synth import render_scene
-from vision.finder import (
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
+from vision.finding import (
     ACROSS,
     ALONG,
     BORDER_SHARE,
     CHANNELS,
-    DEFAULT_FINDER_MODEL,
     HEATMAP,
     OFFSET_X,
     OFFSET_Y,
     SECOND_LOOK_ZOOM,
     STRIDE,
     FoundTile,
-    TileFinder,
     best_match,
     decode,
     decode_axes,

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-CROP_HEIGHT = 64
-CROP_WIDTH = 128
+from vision.rectify import rectify_tiles
+
 MAX_PIPS = 18
 STYLE_FAMILIES = ("white_black", "colour", "black_white")
 CROP_KINDS = ("face", "back", "background", "straddle")
@@ -957,7 +957,10 @@ def _camera_effects(
 
 
 def _order_corners(face: np.ndarray) -> np.ndarray:
-    """Clockwise on screen, first edge long, starting from the more top-left long-edge corner."""
+    """Clockwise on screen, first edge the tile's own long edge, starting from the more
+    top-left end of it. Unlike vision.geometry.order_corners, which can only go by which edges
+    look longer, the renderer knows the tile's true axis, which matters in low shots where a
+    steep view squashes a face until its long edges look the shorter ones."""
     q = face.astype(np.float32)
     x, y = q[:, 0], q[:, 1]
     area = float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
@@ -1187,18 +1190,10 @@ def render_scene(
 
 
 def rectify_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Warp a tile quad (TL, TR, BR, BL; first edge long) to the 64x128 canonical crop."""
-    target = np.array(
-        [[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]], np.float32
-    )
-    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    return cv2.warpPerspective(
-        image,
-        matrix,
-        (CROP_WIDTH, CROP_HEIGHT),
-        flags=cv2.INTER_AREA,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    """Warp a tile quad (TL, TR, BR, BL; first edge long) to the 64x128 canonical crop, exactly
+    as the pipeline cuts the tiles it finds (vision.rectify), so the reader learns from the
+    crops it will be shown."""
+    return np.asarray(rectify_tiles(image, [np.asarray(quad, np.float32)])[0])
 
 
 def render_tile_crop(

@@ -9,8 +9,6 @@ import numpy as np
 import pytest
 
 from training.synth import (
-    CROP_HEIGHT,
-    CROP_WIDTH,
     MAX_PIPS,
     TileStyle,
     layout_variants,
@@ -20,6 +18,7 @@ from training.synth import (
     render_scene,
     render_tile_crop,
 )
+from vision.rectify import CROP_HEIGHT, CROP_WIDTH
 
 
 def test_same_seed_same_scene_and_different_seed_differs() -> None:

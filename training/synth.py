@@ -105,6 +105,8 @@ class TileStyle:
     dense_variants: bool = True
     # Moulded colour pips: a darker rim and a glint of light, as the pips of many colour sets.
     domed: bool = False
+    # A maker's name printed large on the backs (a face-down tile that looks busy, not plain).
+    printed_back: bool = False
 
 
 # --------------------------------------------------------------------------- pip layouts
@@ -491,8 +493,38 @@ def render_back_texture(
             max(1, height // 30),
             cv2.LINE_AA,
         )
+    if style.printed_back:
+        _print_on_back(canvas, rng)
     canvas *= _bevel(height, width, height, rng)[:, :, None]
     return canvas, _rounded_mask(height, width, style.corner_radius * height)
+
+
+_BACK_LETTERS = "ABCDEFGHKMNOPRSTUWXZ"
+
+
+def _print_on_back(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """Two or three bold capitals across the back, sometimes over a band of small dots: real
+    backs print a brand this way, and its round letters can pass for pips."""
+    height, width = canvas.shape[:2]
+    ink = rng.uniform(20, 110, 3).astype(np.float32)
+    letters = "".join(rng.choice(list(_BACK_LETTERS), int(rng.integers(2, 4))))
+    scale = height / 30.0 * rng.uniform(0.75, 1.05)
+    thickness = max(1, int(height / 9))
+    (text_w, text_h), _ = cv2.getTextSize(letters, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
+    if text_w > width * 0.9:
+        scale *= width * 0.9 / text_w
+        (text_w, text_h), _ = cv2.getTextSize(letters, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
+    origin = ((width - text_w) // 2, (height + text_h) // 2)
+    # OpenCV writes text on 8-bit images only: print on a mask, then ink the float canvas.
+    mask = np.zeros((height, width), np.uint8)
+    cv2.putText(mask, letters, origin, cv2.FONT_HERSHEY_DUPLEX, scale, 255, thickness, cv2.LINE_AA)
+    if rng.random() < 0.6:
+        band_y = min(height - 2, origin[1] + max(2, height // 8))
+        for x in np.linspace(width * 0.15, width * 0.85, int(rng.integers(6, 12))):
+            cv2.circle(mask, (int(x), band_y), max(1, height // 40), 255, -1, cv2.LINE_AA)
+    share = (mask.astype(np.float32) / 255.0)[:, :, None]
+    canvas *= 1.0 - share
+    canvas += share * ink
 
 
 # --------------------------------------------------------------------------- backgrounds
@@ -1042,6 +1074,8 @@ def render_scene(
     style: str | None = None,
     max_tilt_deg: float = 45.0,
     low_view: bool = False,
+    close_up: bool = False,
+    printed_backs: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1051,6 +1085,11 @@ def render_scene(
     ``low_view`` renders the shot of a player who stays seated: the phone held close and low,
     50..72 degrees from straight down, the tiles big in the near part of the picture with
     their thick sides showing, and the table's texture receding in perspective.
+
+    ``close_up`` renders the photo of a nearly empty hand: one to three tiles (within
+    ``n_tiles``) filling much of the picture, their long side up to about 90% of its short side.
+    ``printed_backs`` gives the set backs with a maker's name printed large, and puts one to
+    four such face-down tiles among the listed ones.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1062,6 +1101,10 @@ def render_scene(
         raise ValueError(f"set_max must be within 0..{MAX_PIPS}")
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
+    if printed_backs:
+        tile_style = replace(tile_style, printed_back=True)
+    if close_up:
+        low_n, high_n = max(low_n, 1), max(min(high_n, 3), 1)
     target = int(rng.integers(low_n, high_n + 1))
     focal = max(width, height) * rng.uniform(0.75, 1.3)
     short = min(width, height)
@@ -1075,6 +1118,11 @@ def render_scene(
         target = min(target, _LOW_VIEW_MAX_TILES)
         biggest = short / 4.5
         smallest = short / 12
+    elif close_up:
+        # A tile's long side (aspect x the short one) from about a third of the picture's
+        # short side up to nine tenths of it.
+        biggest = short * 0.9 / tile_style.aspect
+        smallest = short * 0.35 / tile_style.aspect
     else:
         # The more tiles wanted, the smaller they are drawn, so that they fit.
         biggest = short / (3.2 + 1.1 * math.sqrt(max(target, 1)))
@@ -1132,6 +1180,8 @@ def render_scene(
 
     # Extras that must not be listed: face-down tiles and tiles cut by the frame.
     extras = int(rng.choice([0, 1, 2, 3], p=[0.45, 0.3, 0.15, 0.1]))
+    if printed_backs:
+        extras = int(rng.integers(1, 5))
     for _ in range(extras * 4):
         if extras == 0:
             break

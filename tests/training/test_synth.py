@@ -14,6 +14,7 @@ from training.synth import (
     layout_variants,
     pip_layout,
     random_style,
+    render_back_texture,
     render_face_texture,
     render_scene,
     render_tile_crop,
@@ -236,3 +237,25 @@ def test_low_view_scenes_look_at_tiles_from_low_across_the_table() -> None:
     again = render_scene(3, size=(width, height), n_tiles=(1, 8), low_view=True)
     first = render_scene(3, size=(width, height), n_tiles=(1, 8), low_view=True)
     assert np.array_equal(first.image, again.image)
+
+
+def test_close_ups_show_one_to_three_big_tiles() -> None:
+    width, height = 640, 480
+    for seed in range(8):
+        scene = render_scene(seed, size=(width, height), close_up=True)
+        assert 1 <= len(scene.tiles) <= 3
+        for tile in scene.tiles:
+            edges = np.linalg.norm(np.roll(tile.corners, -1, axis=0) - tile.corners, axis=1)
+            assert max(edges) > 0.2 * height  # far bigger than in a usual hand
+            assert np.all(tile.corners >= 0) and np.all(tile.corners[:, 0] < width)
+
+
+def test_printed_backs_carry_ink_and_are_never_listed() -> None:
+    plain = random_style(np.random.default_rng(3))
+    printed = dataclasses.replace(plain, printed_back=True)
+    plain_back, _ = render_back_texture(plain, 60, np.random.default_rng(4))
+    printed_back, _ = render_back_texture(printed, 60, np.random.default_rng(4))
+    assert printed_back.std() > 3 * plain_back.std()
+    for seed in range(6):
+        scene = render_scene(seed, size=(640, 480), printed_backs=True, n_tiles=(2, 5))
+        assert 2 <= len(scene.tiles) <= 5  # the face-down tiles come on top, unlisted

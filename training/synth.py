@@ -1076,6 +1076,7 @@ def render_scene(
     low_view: bool = False,
     close_up: bool = False,
     printed_backs: bool = False,
+    blank_halves: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1089,7 +1090,9 @@ def render_scene(
     ``close_up`` renders the photo of a nearly empty hand: one to three tiles (within
     ``n_tiles``) filling much of the picture, their long side up to about 90% of its short side.
     ``printed_backs`` gives the set backs with a maker's name printed large, and puts one to
-    four such face-down tiles among the listed ones.
+    four such face-down tiles among the listed ones. ``blank_halves`` draws a colour-dot set
+    in which about half the listed tiles have a blank half, the tiles real photos showed being
+    missed among colourful neighbours.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1103,6 +1106,8 @@ def render_scene(
     tile_style = random_style(rng, style)
     if printed_backs:
         tile_style = replace(tile_style, printed_back=True)
+    if blank_halves and style is None:
+        tile_style = random_style(rng, "colour")
     if close_up:
         low_n, high_n = max(low_n, 1), max(min(high_n, 3), 1)
     target = int(rng.integers(low_n, high_n + 1))
@@ -1170,6 +1175,8 @@ def render_scene(
             for tile, footprint in zip(group, footprints, strict=True):
                 occupancy.add(_shrunk(footprint, 0.02))
                 tile.pips = _random_pips(rng, set_max)
+                if blank_halves and rng.random() < 0.5:
+                    tile.pips = (0, tile.pips[1])
                 placed.append(tile)
                 listed += 1
         if listed >= low_n:

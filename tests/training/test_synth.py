@@ -259,3 +259,13 @@ def test_printed_backs_carry_ink_and_are_never_listed() -> None:
     for seed in range(6):
         scene = render_scene(seed, size=(640, 480), printed_backs=True, n_tiles=(2, 5))
         assert 2 <= len(scene.tiles) <= 5  # the face-down tiles come on top, unlisted
+
+
+def test_blank_halves_come_in_a_colour_dot_set() -> None:
+    blanks = 0
+    listed = 0
+    for seed in range(6):
+        scene = render_scene(seed, size=(640, 480), blank_halves=True, n_tiles=(4, 8))
+        listed += len(scene.tiles)
+        blanks += sum(1 for tile in scene.tiles if 0 in tile.pips)
+    assert blanks >= listed // 3  # about half, where a usual hand has one in seven

@@ -55,6 +55,12 @@ class MemoryBytecodeCache(BytecodeCache):
 SHARED_BYTECODE_CACHE = MemoryBytecodeCache()
 
 
+def first_upper(text: str) -> str:
+    """Start a sentence or a choice with a capital, leaving the rest alone (Jinja's
+    ``capitalize`` lowercases it, and names like "Fundex" or "wikiHow" with it)."""
+    return text[:1].upper() + text[1:]
+
+
 def rules_open(errors: Mapping[str, str], rule_fields: Iterable[RuleField]) -> bool:
     """Open the folded house rules on the setup page when one of them has an error."""
     return any(f"rules.{field.key}" in errors for field in rule_fields)
@@ -65,6 +71,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.bytecode_cache = SHARED_BYTECODE_CACHE
     app.jinja_env.filters["short_time"] = short_time
     app.jinja_env.filters["iso_time"] = iso_time
+    app.jinja_env.filters["first_upper"] = first_upper
     app.jinja_env.globals.update(
         qr_svg=qr_svg,
         cumulative_chart=cumulative_chart,

@@ -183,3 +183,19 @@ def test_rules_are_named_in_words_without_survey_codes(
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)
     if path == "{sheet}":
         assert "Standard, with 1 change: the double-blank counts 50; other blanks count 0" in text
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/games/new", "The Celko deal table"),
+        ("/games/new", "the Idaho Good Sam club"),
+        ("/referee", "The Fundex Games Mexican Train instructions (2003)"),
+    ],
+)
+def test_names_keep_their_capitals_and_no_file_paths_show(
+    client: FlaskClient, path: str, words: str
+) -> None:
+    text = visible_text(client.get(path).get_data(as_text=True))
+    assert words in text
+    assert not re.search(r"shared/|\.md\b|variants B\.", text)

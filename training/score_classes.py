@@ -4,10 +4,10 @@
 
 Real photos from other tables showed classes the pipeline misreads (issue 12): close-ups of
 one to three tiles filling the frame, face-down tiles with printed backs among the face-up
-ones, blank halves among colour-dot tiles, and tiles seen from low across the table. Each class
-is rendered here from its own held-out seeds (never used for training), encoded as a JPEG and
-read with the committed models, exactly as a phone's photo is; "usual" scenes are the
-baseline. Run it before and after a change to the renderer's training mix to see each class
+ones, blank halves among colour-dot tiles, tiles leaning on a neighbour, and tiles seen from
+low across the table. Each class is rendered here from its own held-out seeds (never used for
+training), encoded as a JPEG and read with the committed models, exactly as a phone's photo
+is; "usual" scenes are the baseline. Run it before and after a change to the renderer's training mix to see each class
 move.
 """
 
@@ -33,6 +33,7 @@ CLASSES: dict[str, dict[str, Any]] = {
     "close": {"close_up": True},
     "backs": {"printed_backs": True, "n_tiles": (2, 8)},
     "blanks": {"blank_halves": True, "n_tiles": (2, 10)},
+    "leaning": {"leaning": True, "n_tiles": (2, 8)},
     "low": {"low_view": True},
 }
 """Class name: the render_scene options that draw it."""

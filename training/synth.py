@@ -765,15 +765,23 @@ class _Tile:
     angle: float
     face_up: bool
     pips: tuple[int, int]
+    lean: float = 0.0  # radians: the second end lifted, as a tile propped on a neighbour
 
 
 def _tile_corners(tile: _Tile, aspect: float, height: float) -> np.ndarray:
     """3D corners TL, TR, BR, BL of the face texture (long axis first), at ``height``."""
     half_l, half_s = aspect / 2, 0.5
     local = np.array([[-half_l, -half_s], [half_l, -half_s], [half_l, half_s], [-half_l, half_s]])
+    lift = np.zeros(4)
+    if tile.lean:
+        # Turned about the first end's bottom edge: the tile rises towards its second end and
+        # its footprint shortens; a thick tile's top face also slides back a little.
+        along = local[:, 0] + half_l
+        local[:, 0] = -half_l + along * math.cos(tile.lean) - height * math.sin(tile.lean)
+        lift = along * math.sin(tile.lean) + height * (math.cos(tile.lean) - 1)
     c, s = math.cos(tile.angle), math.sin(tile.angle)
     world = local @ np.array([[c, s], [-s, c]]) + np.array(tile.centre)
-    return np.column_stack([world, np.full(4, height)])
+    return np.column_stack([world, height + lift])
 
 
 def _group_offsets(
@@ -1077,6 +1085,7 @@ def render_scene(
     close_up: bool = False,
     printed_backs: bool = False,
     blank_halves: bool = False,
+    leaning: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1092,7 +1101,8 @@ def render_scene(
     ``printed_backs`` gives the set backs with a maker's name printed large, and puts one to
     four such face-down tiles among the listed ones. ``blank_halves`` draws a colour-dot set
     in which about half the listed tiles have a blank half, the tiles real photos showed being
-    missed among colourful neighbours.
+    missed among colourful neighbours. ``leaning`` props one or two of the listed tiles up at
+    one end, 15..40 degrees, as a tile leaning on its neighbour.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1184,6 +1194,12 @@ def render_scene(
         unit_px *= 0.75
     else:
         raise RuntimeError("could not place the requested tiles")  # pragma: no cover
+
+    if leaning and placed:
+        for index in rng.choice(
+            len(placed), size=min(len(placed), int(rng.integers(1, 3))), replace=False
+        ):
+            placed[int(index)].lean = math.radians(float(rng.uniform(15.0, 40.0)))
 
     # Extras that must not be listed: face-down tiles and tiles cut by the frame.
     extras = int(rng.choice([0, 1, 2, 3], p=[0.45, 0.3, 0.15, 0.1]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import cv2
 import numpy as np
@@ -269,3 +270,22 @@ def test_blank_halves_come_in_a_colour_dot_set() -> None:
         listed += len(scene.tiles)
         blanks += sum(1 for tile in scene.tiles if 0 in tile.pips)
     assert blanks >= listed // 3  # about half, where a usual hand has one in seven
+
+
+def test_leaning_tiles_are_drawn_shorter_than_they_lie() -> None:
+    def long_sides(scene: Any) -> list[float]:
+        sides = []
+        for tile in scene.tiles:
+            edges = np.linalg.norm(np.roll(tile.corners, -1, axis=0) - tile.corners, axis=1)
+            sides.append(float((edges[0] + edges[2]) / (edges[1] + edges[3])))
+        return sides
+
+    flat: list[float] = []
+    leaning: list[float] = []
+    for seed in range(8):
+        flat += long_sides(render_scene(seed, size=(640, 480), n_tiles=(3, 6), max_tilt_deg=5))
+        leaning += long_sides(
+            render_scene(seed, size=(640, 480), n_tiles=(3, 6), max_tilt_deg=5, leaning=True)
+        )
+    # Seen from above, a tile propped up at one end looks squatter than the flat tiles.
+    assert min(leaning) < 0.9 * min(flat)

@@ -7,8 +7,8 @@ one to three tiles filling the frame, face-down tiles with printed backs among t
 ones, blank halves among colour-dot tiles, tiles leaning on a neighbour, and tiles seen from
 low across the table. Each class is rendered here from its own held-out seeds (never used for
 training), encoded as a JPEG and read with the committed models, exactly as a phone's photo
-is; "usual" scenes are the baseline. Run it before and after a change to the renderer's training mix to see each class
-move.
+is; "usual" scenes are the baseline. Run it before and after a change to the training mix to
+see each class move.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Score exported tile finders on the held-out rendered scenes, usual and low shots apart.
+"""Score exported tile finders on the held-out rendered scenes, each kind of scene apart.
 
     python -m training.score_finder models/finder.onnx training/runs/finder_v3.onnx
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.scenes_data import build_scenes, decode_sample, is_low_view
+from training.scenes_data import MIX, build_scenes, decode_sample, scene_class
 from vision.finder import TileFinder
 from vision.geometry import outline_iou
 
@@ -40,15 +40,17 @@ def match_faces(found: Sequence[np.ndarray], truth: np.ndarray) -> list[float]:
 
 
 def score(model: Path, count: int, second_look: bool = True) -> dict[str, dict[str, float]]:
-    """Precision, recall and mean IoU of one model on usual and on low-shot scenes."""
+    """Precision, recall and mean IoU of one model on each kind of scene in the mix."""
     finder = TileFinder(model, second_look=second_look)
     samples = build_scenes(VALIDATION_FIRST_SEED, count)
-    tallies = {name: {"found": 0, "wanted": 0, "right": 0, "iou": 0.0} for name in ("usual", "low")}
+    kinds = ("usual", "low_view", *dict.fromkeys(MIX.values()))
+    tallies = {name: {"found": 0, "wanted": 0, "right": 0, "iou": 0.0} for name in kinds}
     for offset, sample in enumerate(samples):
         image, corners = decode_sample(sample)
         outlines = [face.corners for face in finder.find(image)]
         matched = match_faces(outlines, corners)
-        tally = tallies["low" if is_low_view(VALIDATION_FIRST_SEED + offset) else "usual"]
+        # build_scenes numbers its scenes from the first seed it is given.
+        tally = tallies[scene_class(VALIDATION_FIRST_SEED + offset)]
         tally["found"] += len(outlines)
         tally["wanted"] += len(corners)
         tally["right"] += len(matched)

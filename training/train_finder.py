@@ -248,7 +248,7 @@ def evaluate(net: nn.Module, samples: list[Sample], min_score: float = 0.3) -> d
 
 
 def export_onnx(net: nn.Module, path: Path) -> None:
-    """Write the net (heatmap as a probability) as an ONNX graph taking any input size."""
+    """Write the net (heatmap as a probability) as an ONNX graph taking any batch and size."""
     was_training = net.training
     path.parent.mkdir(parents=True, exist_ok=True)
     exported = Exported(net).eval()
@@ -261,7 +261,11 @@ def export_onnx(net: nn.Module, path: Path) -> None:
             str(path),
             input_names=["image"],
             output_names=["maps"],
-            dynamic_axes={"image": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}},
+            # A free batch too: the pipeline's second look sends every face's crop in one call.
+            dynamic_axes={
+                "image": {0: "batch", 2: "height", 3: "width"},
+                "maps": {0: "batch", 2: "rows", 3: "cols"},
+            },
             opset_version=17,
             dynamo=False,
         )

@@ -1,0 +1,53 @@
+"""The mix of rendered scenes the models learn from: each failing class at its share, drawn."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from training.finder_crops_data import READER_MIX, READER_MIX_PERIOD, training_scene
+from training.scenes_data import SCENE_SIZE, is_low_view, render_sample, scene_class
+
+
+def test_the_finder_sees_each_failing_class_at_its_share() -> None:
+    shares = Counter(scene_class(seed) for seed in range(2000))
+    assert shares["low_view"] == 400  # one in five, as before the classes came in
+    assert shares["close_up"] == shares["printed_backs"] == shares["leaning"] == 200
+    assert shares["blank_halves"] == 100
+    assert shares["usual"] == 900
+
+
+def test_low_shots_keep_their_seeds() -> None:
+    for seed in range(200):
+        assert (scene_class(seed) == "low_view") == (seed % 5 == 4) == is_low_view(seed)
+
+
+def _long_sides(corners: np.ndarray) -> np.ndarray:
+    edges = np.linalg.norm(np.roll(corners, -1, axis=1) - corners, axis=2)
+    return np.asarray(edges.max(axis=1))
+
+
+def test_a_close_up_seed_renders_a_few_big_tiles_for_the_finder() -> None:
+    seed = next(s for s in range(40) if scene_class(s) == "close_up")
+    usual = next(s for s in range(40) if scene_class(s) == "usual")
+    _, close = render_sample(seed)
+    _, hand = render_sample(usual)
+    assert 1 <= len(close) <= 3
+    assert _long_sides(close).min() > 0.2 * SCENE_SIZE[1]
+    assert _long_sides(close).min() > _long_sides(hand).max()
+
+
+def test_the_reader_mix_draws_blank_halves_where_it_says() -> None:
+    blank_seeds = [s for s in range(60) if READER_MIX.get(s % READER_MIX_PERIOD) == "blank_halves"]
+    assert blank_seeds
+    listed = blanks = 0
+    for seed in blank_seeds:
+        scene = training_scene(seed, low_views=False, mix=True)
+        listed += len(scene.tiles)
+        blanks += sum(1 for tile in scene.tiles if 0 in tile.pips)
+    assert blanks >= listed // 3
+    # Without the mix the same seeds are usual hands.
+    plain = training_scene(blank_seeds[0], low_views=False)
+    mixed = training_scene(blank_seeds[0], low_views=False, mix=True)
+    assert not np.array_equal(plain.image, mixed.image)

@@ -53,6 +53,7 @@ eval-vision: $(STAMP)
 ## Train both models (CPU only; never run in CI; about 2 h 10 min on 2 cores). Installs the CPU
 ## build of PyTorch. The tile finder first (renders 9,000 scenes, ~65 min), then the reader,
 ## which also learns from crops cut along that finder's outlines (renders ~20 min, trains 40).
+## It trains on the mix with the failing classes (models/MODEL_CARD.md: v4 and v7, not adopted).
 train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
 	$(BIN)/python -m training.train_finder --seed 0 --minutes 45 --out models/finder.onnx

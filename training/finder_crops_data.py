@@ -12,6 +12,7 @@ turn down the finder's false finds. Chunks of scenes are cached like the other s
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -99,9 +100,10 @@ def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
     return (first, second) if distances[0] <= distances[1] else (second, first)
 
 
-def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The finder's crops of one rendered scene and their (left, right) labels."""
-    scene = training_scene(seed, low_views=READER_LOW_VIEWS, mix=True)
+def scene_crops(seed: int, classes: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The finder's crops of one rendered scene and their (left, right) labels; with
+    ``classes``, the scene may be one of READER_MIX's failing classes."""
+    scene = training_scene(seed, low_views=READER_LOW_VIEWS, mix=classes)
     found = _get_finder().find(scene.image)
     quads: list[np.ndarray] = []
     labels: list[tuple[int, int]] = []
@@ -115,15 +117,16 @@ def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return rectify_tiles(scene.image, quads), np.array(labels, np.int64)
 
 
-def _chunk_file(first_seed: int, count: int) -> Path:
-    return DATA_DIR / f"finder_crops_v{DATA_VERSION}_{first_seed}_{count}.npz"
+def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:
+    kind = "" if classes else "_usual"
+    return DATA_DIR / f"finder_crops_v{DATA_VERSION}{kind}_{first_seed}_{count}.npz"
 
 
-def _render_chunk(job: tuple[int, int]) -> Path:
+def _render_chunk(job: tuple[int, int], classes: bool = True) -> Path:
     first_seed, count = job
-    path = _chunk_file(first_seed, count)
+    path = _chunk_file(first_seed, count, classes)
     if not path.exists():
-        parts = [scene_crops(seed) for seed in range(first_seed, first_seed + count)]
+        parts = [scene_crops(seed, classes) for seed in range(first_seed, first_seed + count)]
         crops = np.concatenate([p[0] for p in parts])
         labels = np.concatenate([p[1] for p in parts])
         partial = path.with_suffix(".part.npz")
@@ -133,9 +136,10 @@ def _render_chunk(job: tuple[int, int]) -> Path:
 
 
 def build_set(
-    first_seed: int, scenes: int, workers: int = 2, chunk: int = 50
+    first_seed: int, scenes: int, workers: int = 2, chunk: int = 50, classes: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk)."""
+    """Crops of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk); without
+    ``classes``, usual scenes only (as reader v5 learnt from)."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     end = first_seed + scenes
     jobs = [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
@@ -147,4 +151,4 @@ def build_set(
                 f"  {scenes_done}/{scenes} scenes, {crops} crops after {elapsed:.0f}s", flush=True
             )
 
-    return gather_chunks(_render_chunk, jobs, workers, progress)
+    return gather_chunks(functools.partial(_render_chunk, classes=classes), jobs, workers, progress)

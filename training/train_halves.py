@@ -193,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--finder-val-scenes", type=int, default=150)
     parser.add_argument(
+        "--usual-finder-crops",
+        action="store_true",
+        help="finder crops from usual scenes only, without issue 12's failing classes",
+    )
+    parser.add_argument(
         "--finder-share", type=float, default=0.4, help="share of each batch from finder crops"
     )
     args = parser.parse_args(argv)
@@ -211,13 +216,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"finder crops: {args.finder_val_scenes} validation scenes", flush=True)
     finder_val_x, finder_val_y = _halves_and_labels(
         *finder_crops_data.build_set(
-            base + 3_900_000, args.finder_val_scenes, workers=args.render_workers
+            base + 3_900_000,
+            args.finder_val_scenes,
+            workers=args.render_workers,
+            classes=not args.usual_finder_crops,
         )
     )
     print(f"finder crops: {args.finder_scenes} training scenes", flush=True)
     finder_x, finder_y = _halves_and_labels(
         *finder_crops_data.build_set(
-            base + 3_000_000, args.finder_scenes, workers=args.render_workers
+            base + 3_000_000,
+            args.finder_scenes,
+            workers=args.render_workers,
+            classes=not args.usual_finder_crops,
         )
     )
 

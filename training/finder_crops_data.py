@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
-from training.scenes_data import is_low_view
-from training.synth import Scene, half_centres, render_scene
+from training.scenes_data import MIX_PERIOD, is_low_view, render_class
+from training.synth import Scene, half_centres
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.geometry import outline_iou
 from vision.rectify import rectify_tiles
@@ -32,7 +32,7 @@ from vision.rectify import rectify_tiles
 # dots and one with a leaning tile (issue 12's failing classes; still no low shots).
 DATA_VERSION = 5
 READER_LOW_VIEWS = False
-READER_MIX_PERIOD = 20
+# Which kind of scene each seed % MIX_PERIOD is (as the finder's MIX, other shares).
 READER_MIX: dict[int, str] = {
     0: "close_up",
     1: "printed_backs",
@@ -62,17 +62,11 @@ def training_scene(seed: int, low_views: bool = True, mix: bool = False) -> Scen
     rng = np.random.default_rng([seed, 11])
     size = SCENE_SIZES[int(rng.integers(len(SCENE_SIZES)))]
     low_view = low_views and is_low_view(seed)
-    kind = READER_MIX.get(seed % READER_MIX_PERIOD, "usual") if mix and not low_view else "usual"
-    return render_scene(
-        seed,
-        size=size,
-        n_tiles=(1, 12),
-        low_view=low_view,
-        close_up=kind == "close_up",
-        printed_backs=kind == "printed_backs",
-        blank_halves=kind == "blank_halves",
-        leaning=kind == "leaning",
-    )
+    if low_view:
+        kind = "low_view"
+    else:
+        kind = READER_MIX.get(seed % MIX_PERIOD, "usual") if mix else "usual"
+    return render_class(seed, kind, size=size, n_tiles=(1, 12))
 
 
 def best_overlap(quad: np.ndarray, scene: Scene) -> tuple[int, float]:

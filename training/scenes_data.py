@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.synth import render_scene
+from training.synth import Scene, render_scene
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # 1: finder v1's scenes. 2: 30% of scenes tilted up to 70 degrees (finder v2, not adopted;
@@ -56,20 +56,28 @@ def scene_class(seed: int) -> str:
     return MIX.get(seed % MIX_PERIOD, "usual")
 
 
-Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
-
-
-def render_sample(seed: int) -> Sample:
-    kind = scene_class(seed)
-    scene = render_scene(
-        FINDER_SEED_BASE + seed,
-        size=SCENE_SIZE,
+def render_class(
+    seed: int, kind: str, size: tuple[int, int], n_tiles: tuple[int, int] = (1, 15)
+) -> Scene:
+    """Scene ``seed`` rendered as ``kind``: "usual", "low_view" or one of MIX's classes (each
+    the render_scene switch of that name)."""
+    return render_scene(
+        seed,
+        size=size,
+        n_tiles=n_tiles,
         low_view=kind == "low_view",
         close_up=kind == "close_up",
         printed_backs=kind == "printed_backs",
         leaning=kind == "leaning",
         blank_halves=kind == "blank_halves",
     )
+
+
+Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
+
+
+def render_sample(seed: int) -> Sample:
+    scene = render_class(FINDER_SEED_BASE + seed, scene_class(seed), size=SCENE_SIZE)
     ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 93])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
         raise RuntimeError("JPEG encoding failed")

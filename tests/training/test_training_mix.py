@@ -6,8 +6,8 @@ from collections import Counter
 
 import numpy as np
 
-from training.finder_crops_data import READER_MIX, READER_MIX_PERIOD, training_scene
-from training.scenes_data import SCENE_SIZE, is_low_view, render_sample, scene_class
+from training.finder_crops_data import READER_MIX, training_scene
+from training.scenes_data import MIX_PERIOD, SCENE_SIZE, is_low_view, render_sample, scene_class
 
 
 def test_the_finder_sees_each_failing_class_at_its_share() -> None:
@@ -39,7 +39,7 @@ def test_a_close_up_seed_renders_a_few_big_tiles_for_the_finder() -> None:
 
 
 def test_the_reader_mix_draws_blank_halves_where_it_says() -> None:
-    blank_seeds = [s for s in range(60) if READER_MIX.get(s % READER_MIX_PERIOD) == "blank_halves"]
+    blank_seeds = [s for s in range(60) if READER_MIX.get(s % MIX_PERIOD) == "blank_halves"]
     assert blank_seeds
     listed = blanks = 0
     for seed in blank_seeds:

@@ -2,17 +2,67 @@
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 
-from companion import create_app
-from companion.extensions import db
+RULES = Path(__file__).resolve().parents[1] / "companion" / "rules"
+
+
+class _RulesFromSource(importlib.abc.MetaPathFinder):
+    """Imports the rules engine from its ``.py`` files even where ``make`` compiled it, so
+    ``COMPANION_PURE_RULES=1`` tests the plain-Python engine too."""
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if name != "companion.rules" and not name.startswith("companion.rules."):
+            return None
+        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
+        for entry in path or sys.path:
+            spec = importlib.machinery.FileFinder(entry, *loaders).find_spec(name)
+            if spec is not None:
+                return spec
+        return None
+
+
+def _stale_compiled_rules() -> list[str]:
+    """Compiled modules older than their source: Python would load them, not the edit."""
+    shims = list(RULES.rglob("*.so"))
+    if not shims:
+        return []
+    # The code itself is in the build's shared library beside the package; each module's own
+    # file is a small shim that the build does not always rewrite.
+    built = max(p.stat().st_mtime for p in [*shims, *RULES.parents[1].glob("*__mypyc*.so")])
+    stale = []
+    for compiled in shims:
+        source = compiled.with_name(compiled.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built:
+            stale.append(str(source.relative_to(RULES.parents[1])))
+    return stale
+
+
+if os.environ.get("COMPANION_PURE_RULES"):
+    sys.meta_path.insert(0, _RulesFromSource())
+elif stale := _stale_compiled_rules():
+    pytest.exit(
+        f"{', '.join(stale)} changed since the rules engine was compiled: run `make test` "
+        "(it compiles again) or delete companion/rules/**/*.so",
+        returncode=4,
+    )
+
+from flask import Flask  # noqa: E402 - after the rules engine's import is settled
+from flask.testing import FlaskClient  # noqa: E402
+
+from companion import create_app  # noqa: E402
+from companion.extensions import db  # noqa: E402
 
 
 @pytest.fixture

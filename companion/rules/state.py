@@ -107,6 +107,38 @@ _TURN_VALUES = (
 )
 """The plain values of a position (numbers, flags, tiles, ``None``): copied as they are."""
 
+_FIELDS = _TURN_VALUES + (
+    "rules",
+    "seats",
+    "n",
+    "engine",
+    "set_max",
+    "wild",
+    "branches",
+    "mexicans",
+    "hands",
+    "hand_index",
+    "boneyard",
+    "boneyard_count",
+    "train_tiles",
+    "ends",
+    "started",
+    "markers",
+    "double_value",
+    "covers_left",
+    "open_doubles",
+    "on_table",
+    "table_count",
+    "first_turn_left",
+    "going_out_double",
+    "out_seats",
+    "turn_doubles",
+    "last_lay_satisfied",
+    "_stack",
+)
+"""Every attribute of a :class:`State`: what a copy takes over (set out by name, as the class
+compiles to fixed slots and has no ``__dict__``)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -702,7 +734,6 @@ class State:
     # -- undo -------------------------------------------------------------------------------
 
     def _snapshot(self) -> Snapshot:
-        turn = self.__dict__
         return Snapshot(
             [list(h) if h is not None else None for h in self.hands],
             [[list(v) for v in i] if i is not None else None for i in self.hand_index],
@@ -723,7 +754,7 @@ class State:
             ],
             set(self.on_table),
             list(self.table_count) if self.table_count is not None else None,
-            {name: turn[name] for name in _TURN_VALUES},
+            {name: getattr(self, name) for name in _TURN_VALUES},
         )
 
     def _restore(self, snap: Snapshot) -> None:
@@ -746,7 +777,8 @@ class State:
         ) = (list(values) for values in snap.lists)
         self.on_table = set(snap.on_table)
         self.table_count = list(snap.table_count) if snap.table_count is not None else None
-        self.__dict__.update(snap.values)
+        for name, value in snap.values.items():
+            setattr(self, name, value)
 
     def _copy_containers(self) -> None:
         """Gives this object its own copy of every container it shares with another."""
@@ -769,11 +801,19 @@ class State:
         if self.table_count is not None:
             self.table_count = list(self.table_count)
 
+    def _shallow_copy(self) -> State:
+        """A new state sharing every attribute's value with this one (containers included)."""
+        # Built through ``__init__`` (a compiled class has no other way to make an instance),
+        # then given this one's values.
+        other = State(self.rules, self.seats, self.engine, ())
+        for name in _FIELDS:
+            setattr(other, name, getattr(self, name))
+        return other
+
     def with_markers_up(self) -> State:
         """A read-only view of this position with every seat's marker up (what passing would
         lead to), sharing all other data with this state: for looking, never for playing."""
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        other = self._shallow_copy()
         other.markers = [True] * self.n + self.markers[self.n :]
         other._stack = []
         return other
@@ -784,8 +824,7 @@ class State:
 
     def with_rules(self, rules: Rules) -> State:
         """A copy of this position judged under other ``rules`` (same set and seats)."""
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
+        other = self._shallow_copy()
         other._copy_containers()
         other._stack = []
         other.rules = rules

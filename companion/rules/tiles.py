@@ -19,6 +19,8 @@ class InvalidTileError(ValueError):
     """A tile was given in a shape or with values that no domino has."""
 
 
+# Left out of the compiled build (Makefile): mypyc would make this a class of fixed slots,
+# which loses the identity hash once ``__lt__`` is defined and refuses ``object.__new__``.
 class Tile:
     """One domino, normalised so that ``high >= low``.
 

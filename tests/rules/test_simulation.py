@@ -119,9 +119,7 @@ def test_referee_agrees_with_the_engine_on_played_turns(seed: int) -> None:
     state = State.deal(rules, random_players(rules, rng), rules.set_max, rng)
     checked = 0
     while state.outcome is None and checked < 30:
-        start = State.__new__(State)
-        start.__dict__.update(state.__dict__)
-        start._restore(state._snapshot())
+        start = state.copy()
         taken: list[Action] = []
         seat = state.turn
         while (

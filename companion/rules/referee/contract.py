@@ -92,8 +92,9 @@ def answer(query: Any) -> tuple[Answer, bool]:
         return {"error": str(error)}, False
     except RecursionError:
         return {"error": "query: nested too deeply"}, False
-    except Exception as error:  # noqa: BLE001 - the contract forbids tracebacks
-        return {"error": f"could not judge this query ({type(error).__name__}: {error})"}, False
+    except Exception as unexpected:  # noqa: BLE001 - the contract forbids tracebacks
+        name = type(unexpected).__name__
+        return {"error": f"could not judge this query ({name}: {unexpected})"}, False
 
 
 def answer_all(data: Any) -> tuple[Any, bool]:

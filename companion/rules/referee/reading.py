@@ -35,11 +35,13 @@ from companion.rules.tiles import _BY_PAIR, InvalidTileError, Tile
 class QueryError(ValueError):
     """A query is malformed; the message names the field."""
 
-    table: Table | None = None
-    """The part of the query's table read before the malformed field (for the order in which
-    faults are reported); ``None`` if the error came first."""
-    rules: Rules | None = None
-    """The rules the table was read under, with :attr:`table`."""
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.table: Table | None = None
+        """The part of the query's table read before the malformed field (for the order in
+        which faults are reported); ``None`` if the error came first."""
+        self.rules: Rules | None = None
+        """The rules the table was read under, with :attr:`table`."""
 
 
 # -- typed queries -----------------------------------------------------------------------------

@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 
 # The rules engine compiled with mypyc: the same source, about 1.6 times the referee's speed.
 # All of it but the command line, self-play and tiles (tiles.py says why). Python prefers the
-# compiled modules; tests check they are not older than their source. If compiling fails (no C
-# compiler), everything runs as plain Python, only slower.
+# compiled modules while they are newer than their source (companion/__init__.py). If
+# compiling fails (no C compiler), everything runs as plain Python, only slower.
 RULES_COMPILED := $(filter-out %/__main__.py %/cli.py %/simulate.py %/tiles.py,\
 	$(wildcard companion/rules/*.py companion/rules/referee/*.py))
 COMPILED := build/rules-compiled

@@ -1,8 +1,85 @@
-"""The Mexican Train table companion: the web app (``companion.app``) and the rules engine."""
+"""The Mexican Train table companion: the web app (``companion.app``) and the rules engine.
+
+Importing the package settles which build of the rules engine Python loads: the modules
+``make`` compiled with mypyc, or the plain ``.py`` source. Python prefers a compiled module
+over its source; after a ``git pull`` or an edit without ``make`` the compiled files would run
+the old rules, so :func:`settle` loads the source instead and says so once.
+``COMPANION_PURE_RULES=1`` asks for the source always. This lives here, in the package's own
+import, because it must run before anything imports ``companion.rules`` and must not add a
+module of ours beside the engine.
+"""
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
+
+RULES = Path(__file__).resolve().parent / "rules"
+PACKAGE = "companion.rules"
+
+
+class RulesFromSource(importlib.abc.MetaPathFinder):
+    """Finds ``companion.rules`` and its modules among ``.py`` files only."""
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if name != PACKAGE and not name.startswith(PACKAGE + "."):
+            return None
+        loaders = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        for entry in path or sys.path:
+            spec = importlib.machinery.FileFinder(entry, loaders).find_spec(name)
+            if spec is not None:
+                return spec
+        return None
+
+
+def stale_sources(rules: Path = RULES) -> list[Path]:
+    """Sources of compiled modules changed after the build (empty when nothing is compiled)."""
+    shims = list(rules.rglob("*.so"))
+    if not shims:
+        return []
+    # The compiled code lives in the build's one shared library beside the package; each
+    # module's own file is a small shim that a rebuild does not always rewrite.
+    libraries = list(rules.parents[1].glob("*__mypyc*.so"))
+    built = max(path.stat().st_mtime for path in [*shims, *libraries])
+    stale = []
+    for shim in shims:
+        source = shim.with_name(shim.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built:
+            stale.append(source)
+    return stale
+
+
+def uses_source() -> bool:
+    """Whether the rules engine is (or will be) imported from its ``.py`` files."""
+    return any(isinstance(finder, RulesFromSource) for finder in sys.meta_path)
+
+
+def settle() -> None:
+    """Loads the rules engine from source when asked to or when its compiled build is stale."""
+    if uses_source() or PACKAGE in sys.modules:
+        return
+    stale = [] if os.environ.get("COMPANION_PURE_RULES") else stale_sources()
+    if os.environ.get("COMPANION_PURE_RULES") or stale:
+        sys.meta_path.insert(0, RulesFromSource())
+    if stale:
+        names = ", ".join(path.name for path in stale)
+        print(
+            f"The compiled rules engine is older than {names}: using the plain source "
+            "(slower). Run make to compile it again.",
+            file=sys.stderr,
+        )
+
+
+# Before anything imports the rules engine: a stale compiled build must not run old rules.
+settle()
 
 if TYPE_CHECKING:
     from flask import Flask

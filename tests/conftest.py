@@ -2,67 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import os
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
-RULES = Path(__file__).resolve().parents[1] / "companion" / "rules"
+from companion import create_app, stale_sources
+from companion.extensions import db
 
-
-class _RulesFromSource(importlib.abc.MetaPathFinder):
-    """Imports the rules engine from its ``.py`` files even where ``make`` compiled it, so
-    ``COMPANION_PURE_RULES=1`` tests the plain-Python engine too."""
-
-    def find_spec(
-        self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if name != "companion.rules" and not name.startswith("companion.rules."):
-            return None
-        loaders = [(importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)]
-        for entry in path or sys.path:
-            spec = importlib.machinery.FileFinder(entry, *loaders).find_spec(name)
-            if spec is not None:
-                return spec
-        return None
-
-
-def _stale_compiled_rules() -> list[str]:
-    """Compiled modules older than their source: Python would load them, not the edit."""
-    shims = list(RULES.rglob("*.so"))
-    if not shims:
-        return []
-    # The code itself is in the build's shared library beside the package; each module's own
-    # file is a small shim that the build does not always rewrite.
-    built = max(p.stat().st_mtime for p in [*shims, *RULES.parents[1].glob("*__mypyc*.so")])
-    stale = []
-    for compiled in shims:
-        source = compiled.with_name(compiled.name.split(".")[0] + ".py")
-        if source.exists() and source.stat().st_mtime > built:
-            stale.append(str(source.relative_to(RULES.parents[1])))
-    return stale
-
-
-if os.environ.get("COMPANION_PURE_RULES"):
-    sys.meta_path.insert(0, _RulesFromSource())
-elif stale := _stale_compiled_rules():
+# Importing the package settled the rules engine's build (companion/__init__.py): with
+# COMPANION_PURE_RULES=1 the tests run on the plain source. A stale compiled build is quietly
+# replaced by the source there too; here it stops the run, so `make test` tests what it built.
+if not os.environ.get("COMPANION_PURE_RULES") and (stale := stale_sources()):
     pytest.exit(
-        f"{', '.join(stale)} changed since the rules engine was compiled: run `make test` "
-        "(it compiles again) or delete companion/rules/**/*.so",
+        f"{', '.join(p.name for p in stale)} changed since the rules engine was compiled: run "
+        "`make test` (it compiles again) or `make uncompile`",
         returncode=4,
     )
-
-from flask import Flask  # noqa: E402 - after the rules engine's import is settled
-from flask.testing import FlaskClient  # noqa: E402
-
-from companion import create_app  # noqa: E402
-from companion.extensions import db  # noqa: E402
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from companion.rules import (
     answer,
     explain,
 )
+from companion.rules import state as state_module
 
 
 def fixed_state(**overrides: Any) -> State:
@@ -208,6 +209,20 @@ def test_with_rules_copies_without_touching_the_original() -> None:
     other = state.with_rules(Rules.from_json({"blanks_wild": True}))
     other.apply(next(iter(other.legal_actions)))
     assert state.played == 0 and not state.rules.blanks_wild
+
+
+def test_a_copy_takes_over_every_attribute() -> None:
+    """Copies list a State's attributes by name (a compiled class has no ``__dict__``): one
+    added to State but not to that list would reset in every copy."""
+    state = State.deal(Rules.from_json({}), 4, 12, random.Random(4))
+    if not hasattr(state, "__dict__"):
+        pytest.skip("the compiled State has fixed slots; make test checks the plain one")
+    state.apply(next(iter(state.legal_actions)))
+    assert set(vars(state)) == set(state_module._FIELDS)
+    copied = state.copy()
+    assert {name: getattr(copied, name) for name in vars(state) if name != "_stack"} == {
+        name: value for name, value in vars(state).items() if name != "_stack"
+    }
 
 
 def test_remove_marker_under_owner_choice() -> None:

@@ -20,20 +20,21 @@ $(STAMP): pyproject.toml
 RULES_COMPILED := $(filter-out %/__main__.py %/cli.py %/simulate.py %/tiles.py,\
 	$(wildcard companion/rules/*.py companion/rules/referee/*.py))
 COMPILED := build/rules-compiled
+COMPILED_FILES = *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so
 
 $(COMPILED): $(STAMP) $(RULES_COMPILED)
 	mkdir -p build
-	rm -f *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so
+	rm -f $(COMPILED_FILES)
 	@echo "compiling the rules engine with mypyc (log in build/mypyc.log)"
 	@$(BIN)/mypyc $(RULES_COMPILED) > build/mypyc.log 2>&1 || { \
-		rm -f *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so; \
+		rm -f $(COMPILED_FILES); \
 		tail -5 build/mypyc.log; \
 		echo "could not compile the rules engine: it runs as plain Python (slower)"; }
 	touch $@
 
 ## Drop the compiled rules engine (plain Python from then on, until the next make).
 uncompile:
-	rm -f $(COMPILED) *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so
+	rm -f $(COMPILED) $(COMPILED_FILES)
 
 ## Start the app for the table: migrate the database, then serve on all interfaces.
 run: $(COMPILED)

@@ -30,8 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion import rules_compiled  # noqa: E402
 from companion.rules import Draw, End, Play, Rules, State  # noqa: E402
-from companion.rules import state as state_module  # noqa: E402
 from companion.rules.legality import legal_actions  # noqa: E402
 from companion.rules.referee import answer_all, answer_text, turn_query  # noqa: E402
 from companion.rules.simulate import play_round  # noqa: E402
@@ -150,10 +150,9 @@ def main() -> None:
         f"(about 0.15 s on a current laptop core); load average {os.getloadavg()[0]:.1f} on "
         f"{os.cpu_count()} cores"
     )
-    compiled = not str(state_module.__file__).endswith(".py")
     print(
         "rules engine: "
-        + ("compiled with mypyc (make)" if compiled else "plain Python (not compiled)")
+        + ("compiled with mypyc (make)" if rules_compiled() else "plain Python (not compiled)")
     )
     rates = [bench_rounds(args.rounds, seed) for seed in range(args.runs)]
     report("self-play, 4 players, double-12", rates, "rounds/s", 1000)

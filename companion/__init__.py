@@ -57,17 +57,20 @@ def stale_sources(rules: Path = RULES) -> list[Path]:
     return stale
 
 
-def uses_source() -> bool:
-    """Whether the rules engine is (or will be) imported from its ``.py`` files."""
-    return any(isinstance(finder, RulesFromSource) for finder in sys.meta_path)
+def rules_compiled() -> bool:
+    """Whether the rules engine that runs (importing it if need be) is the compiled build."""
+    from companion.rules import state
+
+    return not str(state.__file__).endswith(".py")
 
 
 def settle() -> None:
     """Loads the rules engine from source when asked to or when its compiled build is stale."""
-    if uses_source() or PACKAGE in sys.modules:
+    if PACKAGE in sys.modules or any(isinstance(f, RulesFromSource) for f in sys.meta_path):
         return
-    stale = [] if os.environ.get("COMPANION_PURE_RULES") else stale_sources()
-    if os.environ.get("COMPANION_PURE_RULES") or stale:
+    pure = bool(os.environ.get("COMPANION_PURE_RULES"))
+    stale = [] if pure else stale_sources()
+    if pure or stale:
         sys.meta_path.insert(0, RulesFromSource())
     if stale:
         names = ", ".join(path.name for path in stale)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from companion import rules_compiled
 from companion.rules import PRESETS, Draw, Rules, State, Tile, legality
-from companion.rules import state as state_module
 from companion.rules.simulate import random_rules
 
 
@@ -31,7 +31,7 @@ class _Watched(State):
 # Compiled with mypyc, ``State`` has fixed slots that compiled code writes directly: no
 # subclass can watch them. There the snapshot comparison alone checks the position, and
 # ``make test`` runs this module again on the plain-Python engine, which the watcher sees.
-WATCHABLE = str(state_module.__file__).endswith(".py")
+WATCHABLE = not rules_compiled()
 
 
 @contextmanager

@@ -8,12 +8,18 @@ The pipeline gives outlines in the pixels of the photo it decoded, upright (EXIF
 applied), with that photo's size. The overlay scales them into a box DISPLAY_LONG_SIDE units
 on its long side, the SVG's viewBox: the browser then stretches that box over the shown
 photo, whatever its size on screen, and strokes and labels keep one size on every photo.
+
+Labels go at the centres of their outlines. On a photo of many small tiles that would pile
+them on top of each other, so ``lay_out_labels`` then shrinks them (never below what a phone
+shows readably) and moves the ones that collide onto the edge of their tile or just beside it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from statistics import median
 from typing import Any
 
@@ -21,6 +27,12 @@ from .rules import Rules, full_set, tile_points
 
 DISPLAY_LONG_SIDE = 1000
 HINT_LABEL = "not counted — a tile?"
+HINT_SHORT_LABEL = "a tile?"
+PHONE_PHOTO_PX = 340
+"""How wide the photo is shown on the narrowest phone the app is made for (360 px, less the
+page's side margins)."""
+LABEL_FLOOR_PX = 9
+"""No label is drawn smaller than this on that phone: smaller is not read at arm's length."""
 
 Point = tuple[float, float]
 Corners = Sequence[Sequence[float]]
@@ -36,6 +48,17 @@ class ReadTile:
     corners: tuple[tuple[int, int], ...]
 
 
+class LabelFit(StrEnum):
+    """How much of a shape's label there was room for."""
+
+    FULL = "full"
+    """A tile's number and reading ("3: 12-5 ?"); a hint's "not counted — a tile?"."""
+    SHORT = "short"
+    """A tile's number alone (its chip under the photo carries the reading); a hint's "a tile?"."""
+    NONE = "none"
+    """No label (hints only): the dashed outline and the note under the photo say it."""
+
+
 @dataclass(frozen=True)
 class Shape:
     """One outline to draw: a tile read (numbered) or a hint (number 0)."""
@@ -44,6 +67,25 @@ class Shape:
     label: str
     corners: tuple[Point, ...]
     unsure: bool = False
+    label_at: Point | None = None
+    """The middle of the label (None: the outline's centre); off it on a crowded photo."""
+    fit: LabelFit = LabelFit.FULL
+
+    @property
+    def label_point(self) -> Point:
+        """Where the label is drawn: the middle of its text."""
+        return self.label_at if self.label_at is not None else self.centre
+
+    @property
+    def text(self) -> str:
+        """The label as drawn ("" for none)."""
+        if self.fit is LabelFit.NONE:
+            return ""
+        if self.number == 0:
+            return self.label if self.fit is LabelFit.FULL else HINT_SHORT_LABEL
+        if self.fit is LabelFit.SHORT:
+            return str(self.number)
+        return f"{self.number}: {self.label}{' ?' if self.unsure else ''}"
 
     @property
     def points(self) -> str:
@@ -81,18 +123,21 @@ class Overlay:
     tiles: tuple[Shape, ...]
     hints: tuple[Shape, ...]
     chips: tuple[Chip, ...]
+    font_size: float
+    """Size of the tiles' labels in display units (``lay_out_labels``)."""
+    hint_font_size: float
     tile_points: Mapping[str, int] = field(default_factory=dict)
     """Points of every tile of the game's set under its blank rule, by the rules engine, for
     the page script to keep the running total as the player fixes tiles."""
 
     @property
-    def view_box(self) -> str:
-        return f"0 0 {self.width:g} {self.height:g}"
+    def numbers_only(self) -> bool:
+        """Whether some tile's label is its number alone (a crowded photo)."""
+        return any(shape.fit is LabelFit.SHORT for shape in self.tiles)
 
     @property
-    def font_size(self) -> float:
-        """Label size in display units: 1/30 of the long side (about 11 px on a phone)."""
-        return round(max(self.width, self.height) / 30, 1)
+    def view_box(self) -> str:
+        return f"0 0 {self.width:g} {self.height:g}"
 
     def to_json(self) -> dict[str, Any]:
         """What the page script needs to redraw after a fix."""
@@ -193,6 +238,333 @@ def chips_for(
     return chips
 
 
+@dataclass(frozen=True)
+class LabelLayout:
+    """Where the labels of one overlay go, and their size, in display units."""
+
+    font_size: float
+    hint_font_size: float
+    tiles: tuple[tuple[Point, LabelFit], ...]
+    """The middle of each tile's label, and how much of it there is room for."""
+    hints: tuple[tuple[Point, LabelFit], ...]
+
+
+def label_sizes(box: Point) -> tuple[float, float]:
+    """The usual label size on a display ``box`` (1/30 of its long side, about 11 px on a
+    phone) and the smallest a crowded photo may shrink it to (LABEL_FLOOR_PX there)."""
+    normal = round(max(box) / 30, 1)
+    floor = math.ceil(LABEL_FLOOR_PX * box[0] / PHONE_PHOTO_PX * 10) / 10
+    return normal, min(normal, floor)
+
+
+def lay_out_labels(
+    box: Point, tiles: Sequence[Shape], hints: Sequence[Shape], set_max: int = 12
+) -> LabelLayout:
+    """Place the labels of ``tiles`` (in reading order) and ``hints`` on a display ``box``
+    (width, height) so that no two overlap and each is on or beside its own outline.
+
+    The usual photo keeps every label at its outline's centre, at the usual size. A crowded
+    one gets the largest size, down to the floor, at which every tile's whole label fits on
+    its tile or touching it. At the floor a label may also go a line further out; failing
+    that a tile shows its number alone (the chips under the photo carry the reading) and a
+    hint says "a tile?", or nothing.
+
+    A tile's label is sized for the longest text it can show once the player fixes the tile
+    ("12: 12-12 ?", "12: removed" in a double-12 set), so no fix makes two labels collide.
+    """
+    normal, floor = label_sizes(box)
+    labels = [_tile_label(shape, set_max) for shape in tiles]
+    labels += [_hint_label(shape) for shape in hints]
+    size, placed = normal, _at_centres(labels, box, normal, floor)
+    if placed is None:
+        for size in _sizes(normal, floor):
+            placed = _place(labels, box, size, floor, strict=size > floor)
+            if placed is not None:
+                break
+    assert placed is not None, "the floor size always places every label"
+    return LabelLayout(
+        font_size=size,
+        hint_font_size=_hint_size(size, floor),
+        tiles=tuple(placed[: len(tiles)]),
+        hints=tuple(placed[len(tiles) :]),
+    )
+
+
+@dataclass(frozen=True)
+class _Box:
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: _Box) -> bool:
+        return (
+            self.left < other.right
+            and other.left < self.right
+            and self.top < other.bottom
+            and other.top < self.bottom
+        )
+
+    def overlap(self, other: _Box) -> float:
+        width = min(self.right, other.right) - max(self.left, other.left)
+        height = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return max(width, 0.0) * max(height, 0.0)
+
+
+@dataclass(frozen=True)
+class _Label:
+    centre: Point
+    corners: tuple[Point, ...]
+    bounds: _Box
+    """The outline's bounding box."""
+    hint: bool
+    texts: tuple[tuple[LabelFit, str], ...]
+    """The longest text it may show at each fit, the fuller first."""
+
+
+_Spot = tuple[float, Point, _Box]
+"""A place a label could go: its cost (lower is nearer its tile), middle and box."""
+
+# Costs of a label's spots below _ON_TILE are on its own tile; below _BESIDE, touching it.
+_ON_TILE = 2.0
+_BESIDE = 4.0
+# Taking a spot on its tile from a label still to come costs a little; taking its last one
+# costs as much as moving off a tile, so that neighbours share the room on their tiles.
+_TAKES_ONE = 0.3
+_TAKES_LAST = 2.0
+_LINE = 1.2
+"""A label's height in ems: the text and the white outline drawn round it (app.css)."""
+_NARROW = frozenset(" .,:;-'!|ijl")
+_WIDE = frozenset("—mwMW")
+
+
+def _em_width(text: str) -> float:
+    """A generous width of ``text`` in ems, bold, with its white outline: DejaVu Sans Bold,
+    the usual Linux sans-serif, is among the widest; phones' Roboto and San Francisco are
+    narrower."""
+    return 0.2 + sum(0.45 if c in _NARROW else 1.05 if c in _WIDE else 0.72 for c in text)
+
+
+def _tile_label(shape: Shape, set_max: int) -> _Label:
+    number = shape.number
+    full = max(
+        (shape.text, f"{number}: removed", f"{number}: {set_max}-{set_max} ?"), key=_em_width
+    )
+    return _Label(
+        shape.centre,
+        shape.corners,
+        _bounds(shape.corners),
+        hint=False,
+        texts=((LabelFit.FULL, full), (LabelFit.SHORT, str(number))),
+    )
+
+
+def _hint_label(shape: Shape) -> _Label:
+    return _Label(
+        shape.centre,
+        shape.corners,
+        _bounds(shape.corners),
+        hint=True,
+        texts=((LabelFit.FULL, shape.label), (LabelFit.SHORT, HINT_SHORT_LABEL)),
+    )
+
+
+def _bounds(corners: Corners) -> _Box:
+    xs = [float(point[0]) for point in corners]
+    ys = [float(point[1]) for point in corners]
+    return _Box(min(xs), min(ys), max(xs), max(ys))
+
+
+def _hint_size(size: float, floor: float) -> float:
+    # Hints are secondary, so smaller than the tiles' labels, but still to be read.
+    return max(floor, round(0.8 * size, 1))
+
+
+def _sizes(normal: float, floor: float) -> list[float]:
+    sizes = []
+    size = normal
+    while size > floor:
+        sizes.append(size)
+        size = round(size * 0.9, 1)
+    return [*sizes, floor]
+
+
+def _spots(label: _Label, text: str, size: float, box: Point) -> list[_Spot]:
+    """Where ``label`` could show ``text``, nearest its tile first: its centre, half a line up
+    or down, against an edge of the tile inside it, touching the outline outside, then a line
+    further out; each moved inside the display ``box``."""
+    width, height = _em_width(text) * size, _LINE * size
+    cx, cy = label.centre
+    left, top, right, bottom = (
+        label.bounds.left,
+        label.bounds.top,
+        label.bounds.right,
+        label.bounds.bottom,
+    )
+    above, below = top - height / 2, bottom + height / 2
+    to_left, to_right = left - width / 2, right + width / 2
+    flush_left, flush_right = left + width / 2, right - width / 2
+    # A label narrower than its tile can also sit against either end of it, inside.
+    inside = (
+        [
+            (x, y)
+            for y in (cy, top + height / 2, bottom - height / 2)
+            for x in (flush_left, flush_right)
+        ]
+        if width < right - left
+        else []
+    )
+    wanted: list[tuple[float, Point]] = [
+        (0, (cx, cy)),
+        (1, (cx, cy - height / 2)),
+        (1, (cx, cy + height / 2)),
+        *((1.5, point) for point in inside),
+        (2, (cx, above)),
+        (2, (cx, below)),
+        (2.5, (to_left, cy)),
+        (2.5, (to_right, cy)),
+        *((3, (x, y)) for y in (above, below) for x in (flush_left, flush_right)),
+        (4, (cx, above - height)),
+        (4, (cx, below + height)),
+        (4.5, (to_left - height, cy)),
+        (4.5, (to_right + height, cy)),
+        *((5, (x, y)) for y in (above - height, below + height) for x in (flush_left, flush_right)),
+        *((5, (x, y)) for y in (above, below) for x in (to_left, to_right)),
+    ]
+    spots: list[_Spot] = []
+    seen: set[Point] = set()
+    for cost, (x, y) in wanted:
+        at = (_within(x, width, box[0]), _within(y, height, box[1]))
+        if at not in seen:
+            seen.add(at)
+            box_at = _Box(
+                at[0] - width / 2, at[1] - height / 2, at[0] + width / 2, at[1] + height / 2
+            )
+            spots.append((cost, at, box_at))
+    return spots
+
+
+def _within(middle: float, length: float, limit: float) -> float:
+    """``middle`` rounded as drawn, moved so a label of ``length`` stays in 0..``limit``."""
+    if length >= limit:
+        return round(limit / 2, 1)
+    low = math.ceil(length / 2 * 10) / 10
+    high = math.floor((limit - length / 2) * 10) / 10
+    return min(max(round(middle, 1), low), high)
+
+
+def _label_size(label: _Label, size: float, floor: float) -> float:
+    return _hint_size(size, floor) if label.hint else size
+
+
+def _at_centres(
+    labels: Sequence[_Label], box: Point, size: float, floor: float
+) -> list[tuple[Point, LabelFit]] | None:
+    """Every label whole at its outline's centre, if none collide there."""
+    spots = [
+        _spots(label, label.texts[0][1], _label_size(label, size, floor), box)[0]
+        for label in labels
+    ]
+    for index, (_, _, here) in enumerate(spots):
+        if any(here.overlaps(other) for _, _, other in spots[index + 1 :]):
+            return None
+    return [(at, LabelFit.FULL) for _, at, _ in spots]
+
+
+def _on_another(spot: _Spot, index: int, labels: Sequence[_Label]) -> bool:
+    """Whether a label of ``labels[index]`` at ``spot`` would be read as another shape's: its
+    middle on that shape's outline, or that shape's centre under it."""
+    (x, y), box = spot[1], spot[2]
+    for other in labels:
+        if other is labels[index]:
+            continue
+        bounds, (cx, cy) = other.bounds, other.centre
+        if box.left < cx < box.right and box.top < cy < box.bottom:
+            return True
+        if bounds.left <= x <= bounds.right and bounds.top <= y <= bounds.bottom:
+            if _inside((x, y), other.corners):
+                return True
+    return False
+
+
+def _inside(point: Point, corners: Sequence[Point]) -> bool:
+    """Whether ``point`` is inside the polygon ``corners`` (even-odd rule)."""
+    x, y = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(corners, (*corners[1:], corners[0]), strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _on_tile(label: _Label, size: float, floor: float, box: Point) -> list[_Box]:
+    """The spots on its own tile for ``label``'s whole text."""
+    spots = _spots(label, label.texts[0][1], _label_size(label, size, floor), box)
+    return [spot[2] for spot in spots if spot[0] < _ON_TILE]
+
+
+def _crowding(at: _Box, still_free: Sequence[Sequence[_Box]]) -> float:
+    """What a label at ``at`` costs the labels still to come, given the spots on their tiles
+    still free."""
+    cost = 0.0
+    for free in still_free:
+        takes = sum(at.overlaps(spot) for spot in free)
+        cost += _TAKES_ONE * takes + (_TAKES_LAST if free and takes == len(free) else 0.0)
+    return cost
+
+
+def _place(
+    labels: Sequence[_Label], box: Point, size: float, floor: float, strict: bool
+) -> list[tuple[Point, LabelFit]] | None:
+    """Labels placed one by one, each at its cheapest free spot; None if ``strict`` and a
+    tile's whole label finds no room on or beside its tile, or a hint none at all."""
+    on_tiles = [_on_tile(label, size, floor, box) for label in labels]
+    taken: list[_Box] = []
+    placed: list[tuple[Point, LabelFit]] = []
+    for index, label in enumerate(labels):
+        still_free = [
+            [spot for spot in later if not any(spot.overlaps(t) for t in taken)]
+            for later in on_tiles[index + 1 :]
+        ]
+        label_size = _label_size(label, size, floor)
+        choice: tuple[_Spot, LabelFit] | None = None
+        for fit, text in label.texts:
+            if strict and not label.hint and fit is not LabelFit.FULL:
+                break
+            free = [
+                spot
+                for spot in _spots(label, text, label_size, box)
+                if not (strict and not label.hint and spot[0] >= _BESIDE)
+                and not any(spot[2].overlaps(box_taken) for box_taken in taken)
+                and not _on_another(spot, index, labels)
+            ]
+            if free:
+                best = min(free, key=lambda spot: spot[0] + _crowding(spot[2], still_free))
+                choice = best, fit
+                break
+        if choice is None:
+            if strict:
+                return None
+            if label.hint:
+                placed.append((label.centre, LabelFit.NONE))
+                continue
+            # Not even the number fits anywhere free: put it where it hides the least.
+            spots = _spots(label, label.texts[-1][1], label_size, box)
+            least = min(
+                spots,
+                key=lambda spot: (
+                    sum(spot[2].overlap(t) for t in taken),
+                    _on_another(spot, index, labels),
+                    spot[0],
+                ),
+            )
+            choice = least, LabelFit.SHORT
+        (_, at, box_at), fit = choice
+        taken.append(box_at)
+        placed.append((at, fit))
+    return placed
+
+
 def build_overlay(
     size: tuple[int, int],
     tiles: Sequence[ReadTile],
@@ -220,12 +592,21 @@ def build_overlay(
         Shape(number=0, label=HINT_LABEL, corners=scale_corners(corners, size, box))
         for corners in hints
     )
+    labels = lay_out_labels(box, shapes, hint_shapes, rules.set_max)
     return Overlay(
         width=box[0],
         height=box[1],
-        tiles=shapes,
-        hints=hint_shapes,
+        tiles=tuple(
+            replace(shape, label_at=at, fit=fit)
+            for shape, (at, fit) in zip(shapes, labels.tiles, strict=True)
+        ),
+        hints=tuple(
+            replace(shape, label_at=at, fit=fit)
+            for shape, (at, fit) in zip(hint_shapes, labels.hints, strict=True)
+        ),
         chips=tuple(chips),
+        font_size=labels.font_size,
+        hint_font_size=labels.hint_font_size,
         tile_points=points,
     )
 

@@ -194,9 +194,12 @@
         var now = shown[number];
         var text = group.querySelector("text");
         group.classList.toggle("removed", now === null);
+        group.classList.toggle("unsure", now !== null && now.unsure);
+        /* The server left room for the longest text a label can show; on a crowded photo
+           that is the number alone, and the chips carry the reading. */
+        if ("numberOnly" in group.dataset) return;
         if (now === null) text.textContent = number + ": removed";
         else text.textContent = number + ": " + now.label + (now.unsure ? " ?" : "");
-        group.classList.toggle("unsure", now !== null && now.unsure);
       });
     }
     if (figure.dataset.drawn) return;

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import io
+import math
+import re
 
 import numpy as np
 import pytest
+from flask import Flask, render_template_string
 from PIL import Image
 
 from companion.photo_overlay import (
     HINT_LABEL,
+    LabelFit,
+    Overlay,
     ReadTile,
+    Shape,
     build_overlay,
     chips_for,
     display_box,
@@ -23,6 +29,12 @@ from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
 
 DOUBLE_BLANK_50 = Rules.from_json({"blank_scoring": "double_blank_50"})
+# On a 360-px phone the photo is shown 340 px wide (the page's margins); labels smaller than
+# 9 px there are not read at arm's length.
+PHONE_PHOTO_PX = 340
+SMALLEST_LABEL_PX = 9
+
+Rect = tuple[float, float, float, float]
 
 
 def _points(rules: Rules) -> dict[str, int]:
@@ -151,3 +163,161 @@ def test_outlines_of_a_photo_turned_by_its_exif_orientation_land_on_the_upright_
         drawn = np.asarray(shape.corners, np.float32)
         best = max(truth, key=lambda outline: outline_iou(outline, drawn))
         assert outline_iou(best, drawn) > 0.5, f"outline {shape.number} is on no upright tile"
+
+
+def _grid(
+    rows: int, columns: int, tile: tuple[int, int], at: tuple[int, int] = (0, 0)
+) -> list[ReadTile]:
+    """Tiles laid touching in a grid, photo pixels; every third read unsure."""
+    width, height = tile
+    return [
+        ReadTile(
+            (row * columns + column) % 13,
+            column % 7,
+            0.5 if (row * columns + column) % 3 == 0 else 0.95,
+            _box(at[0] + column * width, at[1] + row * height, width, height),
+        )
+        for row in range(rows)
+        for column in range(columns)
+    ]
+
+
+def _rect(corners: tuple[tuple[float, float], ...]) -> Rect:
+    xs = [x for x, _ in corners]
+    ys = [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _label_rect(shape: Shape, overlay: Overlay) -> Rect:
+    """The room a label takes, as the issue estimates it: 0.6 em a character wide and 1.2 em
+    high, for the longest text it can show (a tile's label is rewritten after a fix)."""
+    size = overlay.font_size if shape.number else overlay.hint_font_size
+    texts = [shape.text]
+    if shape.number and shape.fit is LabelFit.FULL:
+        texts += [f"{shape.number}: removed", f"{shape.number}: 12-12 ?"]
+    width, height = 0.6 * size * max(len(text) for text in texts), 1.2 * size
+    x, y = shape.label_point
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def _overlapping(first: Rect, second: Rect) -> bool:
+    return (
+        first[0] < second[2]
+        and second[0] < first[2]
+        and first[1] < second[3]
+        and second[1] < first[3]
+    )
+
+
+def _gap(first: Rect, second: Rect) -> float:
+    across = max(first[0] - second[2], second[0] - first[2], 0.0)
+    down = max(first[1] - second[3], second[1] - first[3], 0.0)
+    return math.hypot(across, down)
+
+
+def _labelled(overlay: Overlay) -> list[Shape]:
+    return [shape for shape in (*overlay.tiles, *overlay.hints) if shape.text]
+
+
+def _label_px(overlay: Overlay, size: float) -> float:
+    return size * PHONE_PHOTO_PX / overlay.width
+
+
+CROWDED = {
+    # 20 tiles, 100 x 50 units shown, touching in 4 rows of 5 in the middle of the photo.
+    "landscape": ((4000, 3000), _grid(4, 5, (400, 200), at=(1000, 1000))),
+    # The same from a phone held upright (an EXIF-turned photo, decoded upright), the grid
+    # in the photo's top left corner, so labels must keep inside it.
+    "portrait": ((3000, 4000), _grid(4, 5, (400, 200))),
+    # 20 tiles standing upright, 2 rows of 10.
+    "standing": ((4000, 3000), _grid(2, 10, (200, 400), at=(100, 800))),
+}
+
+
+@pytest.mark.parametrize("case", CROWDED.values(), ids=CROWDED.keys())
+def test_labels_of_a_crowded_photo_do_not_overlap_and_each_stays_by_its_tile(
+    case: tuple[tuple[int, int], list[ReadTile]],
+) -> None:
+    size, tiles = case
+    hint = _box(size[0] - 700, size[1] - 500, 400, 200)
+    overlay = build_overlay(size, tiles, [hint], DOUBLE_BLANK_50, check_below=0.9)
+    assert len(overlay.tiles) == 20
+    labelled = _labelled(overlay)
+    assert len(labelled) >= 20, "every tile keeps a label"
+    rects = [_label_rect(shape, overlay) for shape in labelled]
+    for index, rect in enumerate(rects):
+        for other in rects[index + 1 :]:
+            assert not _overlapping(rect, other), (labelled[index].text, rect, other)
+    outlines = [_rect(shape.corners) for shape in (*overlay.tiles, *overlay.hints)]
+    for shape, rect in zip(labelled, rects, strict=True):
+        assert 0 <= rect[0] and rect[2] <= overlay.width, f"{shape.text} is off the photo"
+        assert 0 <= rect[1] and rect[3] <= overlay.height, f"{shape.text} is off the photo"
+        own = _rect(shape.corners)
+        assert _gap(rect, own) <= 1.5 * overlay.font_size, f"{shape.text} is far from its tile"
+        # Its middle lies on no other shape, where it would read as that shape's label.
+        x, y = shape.label_point
+        assert not any(
+            left < x < right and top < y < bottom
+            for left, top, right, bottom in outlines
+            if (left, top, right, bottom) != own
+        ), f"{shape.text} sits on another tile"
+    assert _label_px(overlay, overlay.font_size) >= SMALLEST_LABEL_PX
+    # Where a whole label has no room, the tile keeps its number; most keep their reading.
+    for shape in overlay.tiles:
+        assert shape.text in (str(shape.number), f"{shape.number}: {shape.label}" + (
+            " ?" if shape.unsure else ""))  # fmt: skip
+    assert sum(shape.fit is LabelFit.FULL for shape in overlay.tiles) >= 12
+
+
+def test_a_usual_photo_keeps_whole_labels_at_the_tile_centres_at_the_usual_size() -> None:
+    tiles = [
+        ReadTile(12, 5, 0.5, _box(400, 400, 800, 400)),
+        ReadTile(6, 4, 0.95, _box(1800, 500, 800, 400)),
+        ReadTile(3, 0, 0.95, _box(1000, 1700, 400, 800)),
+    ]
+    hint = _box(2800, 2000, 800, 400)
+    overlay = build_overlay((4000, 3000), tiles, [hint], DOUBLE_BLANK_50, check_below=0.9)
+    assert (overlay.font_size, overlay.hint_font_size) == (33.3, 26.6)
+    assert [shape.text for shape in overlay.tiles] == ["1: 12-5 ?", "2: 6-4", "3: 3-0"]
+    assert overlay.hints[0].text == HINT_LABEL
+    for shape in (*overlay.tiles, *overlay.hints):
+        assert shape.fit is LabelFit.FULL
+        assert shape.label_point == pytest.approx(shape.centre, abs=0.05)
+    assert not overlay.numbers_only
+
+
+@pytest.mark.parametrize("size", [(4000, 3000), (3000, 4000)])
+def test_labels_never_shrink_below_what_a_phone_shows_readably(size: tuple[int, int]) -> None:
+    # 100 tiles 60 units long: far more than fit, whole, anywhere.
+    tiles = _grid(10, 10, (240, 120))
+    hints = [_box(size[0] - 500, size[1] - 300, 240, 120)]
+    overlay = build_overlay(size, tiles, hints, DOUBLE_BLANK_50, check_below=0.9)
+    assert _label_px(overlay, overlay.font_size) >= SMALLEST_LABEL_PX
+    assert _label_px(overlay, overlay.hint_font_size) >= SMALLEST_LABEL_PX
+    assert overlay.numbers_only
+    assert all(shape.text.startswith(str(shape.number)) for shape in overlay.tiles)
+
+
+def test_the_page_draws_each_label_where_it_was_laid_out(app: Flask) -> None:
+    size, tiles = CROWDED["landscape"]
+    overlay = build_overlay(size, tiles, [], DOUBLE_BLANK_50, check_below=0.9)
+    with app.app_context():
+        html = render_template_string(
+            '{% from "_photo_overlay.html" import photo_overlay %}{{ photo_overlay(o, "k") }}',
+            o=overlay,
+        )
+    drawn = re.findall(
+        r'<g class="read-tile[^"]*" data-number="(\d+)"( data-number-only)?>\s*<polygon[^>]*>'
+        r'</polygon>\s*<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+        html,
+    )
+    assert len(drawn) == len(overlay.tiles)
+    for shape, (number, number_only, x, y, font, text) in zip(overlay.tiles, drawn, strict=True):
+        assert int(number) == shape.number
+        assert (float(x), float(y)) == pytest.approx(shape.label_point, abs=0.05)
+        assert float(font) == overlay.font_size
+        assert text == shape.text
+        # The page script keeps a number-only label so after a fix.
+        assert bool(number_only) == (shape.fit is LabelFit.SHORT)
+    assert any(number_only for _, number_only, *_ in drawn)
+    assert "its number alone where the tiles are crowded" in html

@@ -70,18 +70,26 @@ def finder_path() -> Path:
     return _configured("PHOTO_FINDER_PATH", DEFAULT_FINDER_MODEL)
 
 
+def close_up_finder_path() -> Path:
+    """The finder this app reads close-ups of a few tiles with (``PHOTO_CLOSE_UP_FINDER_PATH``
+    overrides the default)."""
+    from vision.finder import DEFAULT_CLOSE_UP_MODEL
+
+    return _configured("PHOTO_CLOSE_UP_FINDER_PATH", DEFAULT_CLOSE_UP_MODEL)
+
+
 def _configured(key: str, default: Path) -> Path:
     configured = current_app.config.get(key)
     return Path(configured) if configured else default
 
 
 def reading_available() -> bool:
-    """Say whether photos can be read here (both model files are present)."""
-    return model_path().is_file() and finder_path().is_file()
+    """Say whether photos can be read here (every model file is present)."""
+    return all(path.is_file() for path in (model_path(), finder_path(), close_up_finder_path()))
 
 
 # One reader per process (its ONNX session is costly to build); gunicorn workers each get one.
-_readers: dict[tuple[Path, Path, int], HandReader] = {}
+_readers: dict[tuple[Path, Path, Path, int], HandReader] = {}
 _readers_lock = threading.Lock()
 
 
@@ -89,12 +97,17 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     from vision.pipeline import HandReader
 
     finder = finder_path()
-    key = (path, finder, max_pixels)
+    close_up = close_up_finder_path()
+    key = (path, finder, close_up, max_pixels)
     with _readers_lock:
         reader = _readers.get(key)
         if reader is None:
             candidate = HandReader(
-                model_path=path, finder_path=finder, threads=1, max_pixels=max_pixels
+                model_path=path,
+                finder_path=finder,
+                close_up_finder_path=close_up,
+                threads=1,
+                max_pixels=max_pixels,
             )
             try:
                 # Load the model now, so a missing or broken file is reported as unavailable

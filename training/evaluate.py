@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from training.classical_finder import ClassicalTileFinder
 from vision.decode import PhotoError, decode_photo
-from vision.finder import TileFinder
+from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
 from vision.finding import MIN_SCORE, FoundTile
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader, TileRead
 from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
@@ -204,11 +204,13 @@ def evaluate(
     finder_models: Sequence[Path] | None = None,
     reader_model: Path | None = None,
     second_look: bool = True,
+    close_up_model: Path | None = DEFAULT_CLOSE_UP_MODEL,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
-    unread, so only the number-based figure (found rate) means anything.
+    unread, so only the number-based figure (found rate) means anything. A photo with few
+    tiles found is read again with the ``close_up_model`` finder, as the app does (None: not).
     """
     tile_finder = make_finder(finder, threads, finder_models, second_look)
     counter = (
@@ -216,7 +218,16 @@ def evaluate(
         if finder_only
         else _BatchCounter(HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads))
     )
-    reader = None if counter is None else HandReader(counter, tile_finder=tile_finder)
+    close_up = (
+        None
+        if close_up_model is None
+        else TileFinder(close_up_model, threads=threads, second_look=second_look)
+    )
+    reader = (
+        None
+        if counter is None
+        else HandReader(counter, tile_finder=tile_finder, close_up_finder=close_up)
+    )
     results: list[PhotoResult] = []
     for entry in load_labels(photos_dir):
         data = (photos_dir / entry["file"]).read_bytes()
@@ -307,6 +318,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="without the learned finder's second look at each face",
     )
+    parser.add_argument(
+        "--close-up-model",
+        type=Path,
+        default=DEFAULT_CLOSE_UP_MODEL,
+        help="the finder that reads photos with few tiles found again (default: the app's)",
+    )
+    parser.add_argument(
+        "--no-close-up",
+        action="store_true",
+        help="without reading photos with few tiles found again",
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -322,6 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finder_models=args.finder_model,
         reader_model=args.reader_model,
         second_look=not args.first_look_only,
+        close_up_model=None if args.no_close_up else args.close_up_model,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

@@ -24,6 +24,7 @@ import cv2
 
 from training.score_pipeline import Tally
 from training.synth import render_scene
+from vision.finder import TileFinder
 from vision.pipeline import HandReader
 
 FIRST_SEED = 7_700_000
@@ -39,9 +40,10 @@ CLASSES: dict[str, dict[str, Any]] = {
 """Class name: the render_scene options that draw it."""
 
 
-def score(scenes: int) -> dict[str, Tally]:
-    """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class."""
-    reader = HandReader()
+def score(scenes: int, close_up: bool = True) -> dict[str, Tally]:
+    """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
+    (without ``close_up``, photos with few tiles found are not read again)."""
+    reader = HandReader() if close_up else HandReader(tile_finder=TileFinder())
     reader.load()
     tallies: dict[str, Tally] = {}
     for offset, (name, options) in enumerate(CLASSES.items()):
@@ -68,8 +70,13 @@ def score(scenes: int) -> dict[str, Tally]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.score_classes", description=__doc__)
     parser.add_argument("--scenes", type=int, default=60, help="rendered photos per class")
+    parser.add_argument(
+        "--no-close-up",
+        action="store_true",
+        help="without reading photos with few tiles found again with the close-up finder",
+    )
     args = parser.parse_args(argv)
-    tallies = score(args.scenes)
+    tallies = score(args.scenes, close_up=not args.no_close_up)
     for name, tally in tallies.items():
         print(tally.line(name))
     every = [ms for tally in tallies.values() for ms in tally.ms]

@@ -34,9 +34,13 @@ from vision.finding import (
 )
 from vision.session import open_session
 
-DEFAULT_FINDER_MODEL = Path(__file__).resolve().parent.parent / "models" / "finder.onnx"
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_FINDER_MODEL = MODELS / "finder.onnx"
+DEFAULT_CLOSE_UP_MODEL = MODELS / "finder-close.onnx"
+"""The finder trained with close-ups of one to three tiles in its mix (vision.pipeline
+CLOSE_UP_TILES says when it is used)."""
 
-__all__ = ["DEFAULT_FINDER_MODEL", "MIN_SCORE", "FoundTile", "TileFinder"]
+__all__ = ["DEFAULT_CLOSE_UP_MODEL", "DEFAULT_FINDER_MODEL", "MIN_SCORE", "FoundTile", "TileFinder"]
 
 
 # --------------------------------------------------------------------------- the model

@@ -43,6 +43,14 @@ was too unsure of, or a face-down one); so is a face the finder saw cut by the p
 Set beforehand, not tuned."""
 MAX_HINTS = 5
 
+CLOSE_UP_TILES = 3
+"""A photo in which the tile finder keeps at most this many tiles may be a close-up of a
+nearly empty hand, one to three tiles filling most of the frame, which the usual finder
+reads worst. Such a photo is read again with the close-up finder (models/finder-close.onnx,
+trained with close-ups, printed backs and leaning tiles in its mix), and that reading is
+reported when it keeps at least as many tiles. Chosen on rendered scenes of every class
+(`python -m training.choose_close_up_rule`), before the dev photos were read with it."""
+
 TILE_SHAPE = (1.6, 2.4)
 ONE_TILE_IS_TILE = 0.9
 """A photo in which no tile is found but that is shaped like a domino (long side 1.6..2.4
@@ -96,8 +104,10 @@ class HandReader:
         half_reader: HalfReaderLike | None = None,
         *,
         tile_finder: TileFinderLike | None = None,
+        close_up_finder: TileFinderLike | None = None,
         model_path: Path | None = None,
         finder_path: Path | None = None,
+        close_up_finder_path: Path | None = None,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
     ) -> None:
@@ -105,6 +115,10 @@ class HandReader:
         self._tile_finder = tile_finder
         self._model_path = model_path
         self._finder_path = finder_path
+        self._close_up_finder = close_up_finder
+        # A caller that brings its own finder gets no close-up look unless it brings that too.
+        self._close_up_wanted = close_up_finder is not None or tile_finder is None
+        self._close_up_finder_path = close_up_finder_path
         self._threads = threads
         self._max_pixels = max_pixels
 
@@ -128,9 +142,21 @@ class HandReader:
             self._tile_finder = TileFinder(path, threads=self._threads)
         return self._tile_finder
 
+    @property
+    def close_up_finder(self) -> TileFinderLike | None:
+        """The finder for close-ups (CLOSE_UP_TILES), loaded on first use (fails fast if the
+        model is missing); None when the caller gave a tile finder and no close-up finder."""
+        if self._close_up_finder is None and self._close_up_wanted:
+            from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
+
+            path = self._close_up_finder_path or DEFAULT_CLOSE_UP_MODEL
+            self._close_up_finder = TileFinder(path, threads=self._threads)
+        return self._close_up_finder
+
     def load(self) -> None:
-        """Load both models now, so a missing one is reported before any photo is read."""
+        """Load every model now, so a missing one is reported before any photo is read."""
         self.tile_finder  # noqa: B018
+        self.close_up_finder  # noqa: B018
         self.half_reader  # noqa: B018
 
     def _read_as_one_tile(self, photo: Photo, max_pips: int | None) -> list[DetectedTile]:
@@ -141,14 +167,10 @@ class HandReader:
             return []
         return [_detected(read, read.is_tile, quad, photo)]
 
-    def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
-        """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
-
-        ``max_pips`` is the set's highest half when known (12 for a double-12 game).
-        """
-        started = time.perf_counter()
-        photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        finder = self.tile_finder
+    def _read_with(
+        self, finder: TileFinderLike, photo: Photo, max_pips: int | None
+    ) -> tuple[list[DetectedTile], list[tuple[tuple[int, int], ...]]]:
+        """The tiles kept and the hints, from one finder's outlines of the photo."""
         cut: list[FoundTile] = []
         if isinstance(finder, TileFinder):
             found: Sequence[FoundTileLike] = finder.find(photo.pixels, cut=cut)
@@ -172,6 +194,21 @@ class HandReader:
             _photo_corners(outlines[index], 1.0 / photo.scale, photo.width, photo.height)
             for index in doubted
         ]
+        return tiles, hints
+
+    def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
+        """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
+
+        ``max_pips`` is the set's highest half when known (12 for a double-12 game).
+        """
+        started = time.perf_counter()
+        photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
+        tiles, hints = self._read_with(self.tile_finder, photo, max_pips)
+        close_up_finder = self.close_up_finder
+        if len(tiles) <= CLOSE_UP_TILES and close_up_finder is not None:
+            close_tiles, close_hints = self._read_with(close_up_finder, photo, max_pips)
+            if len(close_tiles) >= len(tiles):
+                tiles, hints = close_tiles, close_hints
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
             hints = [] if tiles else hints

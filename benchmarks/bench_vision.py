@@ -2,7 +2,8 @@
 
 Makes 4000x3000 JPEGs by upscaling rendered scenes (training.synth) of 3-tile, 10..12-tile and
 20-tile hands, then times the whole pipeline (decode, learned finder with its second look,
-rectify + one batched reader call) over several runs, and each stage on its own.
+rectify + one batched reader call; a photo with at most 3 tiles kept is read again with the
+close-up finder) over several runs, and each stage on its own ("close": that second reading).
 Goals: a usual hand under 150 ms, a 20-tile hand under 300 ms (median totals).
 Run: `python benchmarks/bench_vision.py [--runs N] [--threads N] [--photos N]`.
 """
@@ -21,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from training.synth import render_scene  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
-from vision.pipeline import READ_LONG_SIDE, HandReader  # noqa: E402
+from vision.pipeline import CLOSE_UP_TILES, READ_LONG_SIDE, HandReader  # noqa: E402
 from vision.rectify import rectify_tiles  # noqa: E402
 
 HANDS = {"3 tiles": (3, 3, 150.0), "10-12 tiles": (10, 12, 150.0), "20 tiles": (20, 20, 300.0)}
@@ -49,7 +50,14 @@ def bench_hand(
     reader: HandReader, n_tiles: tuple[int, int], photos: int, runs: int, seed: int
 ) -> dict[str, list[float]]:
     """Per-stage wall times (seconds) over ``runs`` timed runs of each of ``photos`` photos."""
-    stages: dict[str, list[float]] = {"decode": [], "find": [], "read": [], "total": [], "cpu": []}
+    stages: dict[str, list[float]] = {
+        "decode": [],
+        "find": [],
+        "read": [],
+        "close": [],
+        "total": [],
+        "cpu": [],
+    }
     for photo_index in range(photos):
         data, rendered = twelve_megapixel_jpeg(seed + photo_index, n_tiles)
         found = 0
@@ -66,6 +74,14 @@ def bench_hand(
             if faces:
                 reader.half_reader.read(rectify_tiles(photo.pixels, [f.corners for f in faces]))
             finished = time.perf_counter()
+            close_up = reader.close_up_finder
+            # The pipeline looks again with the close-up finder only when few tiles are kept.
+            if close_up is not None and found <= CLOSE_UP_TILES:
+                again = close_up.find(photo.pixels)
+                if again:
+                    reader.half_reader.read(rectify_tiles(photo.pixels, [f.corners for f in again]))
+                if run > 0:
+                    stages["close"].append(time.perf_counter() - finished)
             if run == 0:
                 continue
             stages["total"].append(total)
@@ -97,7 +113,8 @@ def main() -> int:
         print(f"{name} in a 12-megapixel photo:")
         stages = bench_hand(reader, (fewest, most), args.photos, args.runs, args.seed)
         for stage, values in stages.items():
-            print(_line(stage, values))
+            if values:
+                print(_line(stage, values))
         # "cpu" is this process's CPU time: on a machine shared with other jobs the wall time
         # includes waiting for a core, the CPU time does not.
         print(f"  goal: total median under {goal:.0f} ms")

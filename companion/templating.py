@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
@@ -55,6 +56,12 @@ class MemoryBytecodeCache(BytecodeCache):
 SHARED_BYTECODE_CACHE = MemoryBytecodeCache()
 
 
+def dom_id(text: str) -> str:
+    """An HTML id made from any text (a URL path with slashes and %-escapes), safe to link to
+    as ``#id`` from the same page."""
+    return "id-" + hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
 def first_upper(text: str) -> str:
     """Start a sentence or a choice with a capital, leaving the rest alone (Jinja's
     ``capitalize`` lowercases it, and names like "Fundex" or "wikiHow" with it)."""
@@ -72,6 +79,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["short_time"] = short_time
     app.jinja_env.filters["iso_time"] = iso_time
     app.jinja_env.filters["first_upper"] = first_upper
+    app.jinja_env.filters["dom_id"] = dom_id
     app.jinja_env.globals.update(
         qr_svg=qr_svg,
         cumulative_chart=cumulative_chart,

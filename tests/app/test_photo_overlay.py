@@ -321,3 +321,22 @@ def test_the_page_draws_each_label_where_it_was_laid_out(app: Flask) -> None:
         assert bool(number_only) == (shape.fit is LabelFit.SHORT)
     assert any(number_only for _, number_only, *_ in drawn)
     assert "its number alone where the tiles are crowded" in html
+
+
+def test_every_label_is_drawn_again_after_all_outlines_so_none_is_crossed(app: Flask) -> None:
+    size, tiles = CROWDED["landscape"]
+    hint = ((10, 10), (200, 10), (200, 100), (10, 100))
+    overlay = build_overlay(size, tiles, [hint], DOUBLE_BLANK_50, check_below=0.9)
+    # A real page's key: a URL path, with the slashes and escapes an HTML id link can't carry.
+    with app.app_context():
+        html = render_template_string(
+            '{% from "_photo_overlay.html" import photo_overlay %}{{ photo_overlay(o, k) }}',
+            o=overlay,
+            k="/games/3/rounds/1/photo/Zo%C3%AB",
+        )
+    ids = re.findall(r'<text [^>]*id="([^"]+)"', html)
+    assert len(ids) == len(overlay.tiles) + sum(bool(h.text) for h in overlay.hints)
+    assert all(re.fullmatch(r"[A-Za-z0-9-]+", label_id) for label_id in ids)
+    drawn_again = re.findall(r'<use href="#([^"]+)"></use>', html)
+    assert drawn_again == ids
+    assert html.index("<use ") > html.rindex("<polygon ")

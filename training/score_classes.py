@@ -4,11 +4,11 @@
 
 Real photos from other tables showed classes the pipeline misreads (issue 12): close-ups of
 one to three tiles filling the frame, face-down tiles with printed backs among the face-up
-ones, blank halves among colour-dot tiles, tiles leaning on a neighbour, and tiles seen from
-low across the table. Each class is rendered here from its own held-out seeds (never used for
-training), encoded as a JPEG and read with the committed models, exactly as a phone's photo
-is; "usual" scenes are the baseline. Run it before and after a change to the training mix to
-see each class move.
+ones, blank halves among colour-dot tiles, tiles leaning on a neighbour, tiles seen from low
+across the table, and thin white tiles on a pale table of nearly their colour. Each class is
+rendered here from its own held-out seeds (never used for training), encoded as a JPEG and
+read with the committed models, exactly as a phone's photo is; "usual" scenes are the
+baseline. Run it before and after a change to the training mix to see each class move.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ CLASSES: dict[str, dict[str, Any]] = {
     "blanks": {"blank_halves": True, "n_tiles": (2, 10)},
     "leaning": {"leaning": True, "n_tiles": (2, 8)},
     "low": {"low_view": True},
+    "pale": {"pale_table": True, "n_tiles": (2, 8)},
 }
 """Class name: the render_scene options that draw it."""
 

@@ -691,6 +691,23 @@ def _photo(rng: np.random.Generator, height: int, width: int, unit: float) -> np
     return image * rng.uniform(0.7, 1.1)
 
 
+def _pale_table(
+    rng: np.random.Generator,
+    height: int,
+    width: int,
+    unit: float,
+    tile_body: tuple[float, float, float],
+) -> np.ndarray:
+    """A plain table of nearly the tiles' own colour (a white cloth, a pale laminate), with a
+    faint texture and a gentle fall-off of light across it."""
+    tint = rng.normal(0, 6, 3)
+    base = np.clip(np.array(tile_body, np.float32) * rng.uniform(0.9, 1.02) + tint, 0, 255)
+    texture = _fractal(rng, height, width, max(unit, 4.0) * 3)
+    ramp = np.linspace(rng.uniform(0.94, 1.0), rng.uniform(0.94, 1.0), width, dtype=np.float32)
+    surface = (0.97 + 0.06 * texture) * ramp[None, :]
+    return np.asarray(base[None, None, :] * surface[:, :, None], np.float32)
+
+
 def render_background(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
     """A table top, float32 BGR; ``unit`` is about one tile's short side in pixels."""
     makers = (_wood, _cloth, _marble, _laminate, _photo)
@@ -889,6 +906,7 @@ def _drop_shadows(
     tiles: Sequence[tuple[_Tile, TileStyle]],
     rng: np.random.Generator,
     unit_px: float,
+    faint: bool = False,
 ) -> None:
     height, width = canvas.shape[:2]
     mask = np.zeros((height, width), np.float32)
@@ -903,7 +921,9 @@ def _drop_shadows(
         cv2.fillConvexPoly(mask, np.round(hull).astype(np.int32), 1.0)
     sigma = max(0.5, unit_px * rng.uniform(0.03, 0.15))
     blurred = cv2.GaussianBlur(mask, (0, 0), sigma)
-    canvas *= (1 - rng.uniform(0.2, 0.55) * blurred)[:, :, None]
+    # Thin tiles under soft light (faint) throw hardly any shadow to set them off the table.
+    depth = rng.uniform(0.03, 0.12) if faint else rng.uniform(0.2, 0.55)
+    canvas *= (1 - depth * blurred)[:, :, None]
 
 
 def _lighting(
@@ -1086,6 +1106,7 @@ def render_scene(
     printed_backs: bool = False,
     blank_halves: bool = False,
     leaning: bool = False,
+    pale_table: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1102,7 +1123,9 @@ def render_scene(
     four such face-down tiles among the listed ones. ``blank_halves`` draws a colour-dot set
     in which about half the listed tiles have a blank half, the tiles real photos showed being
     missed among colourful neighbours. ``leaning`` props one or two of the listed tiles up at
-    one end, 15..40 degrees, as a tile leaning on its neighbour.
+    one end, 15..40 degrees, as a tile leaning on its neighbour. ``pale_table`` draws thin,
+    card-like white tiles on a plain table of nearly their own colour, with faint shadows: the
+    plain white tile on a pale table that real photos showed being missed.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1118,6 +1141,9 @@ def render_scene(
         tile_style = replace(tile_style, printed_back=True)
     if blank_halves and style is None:
         tile_style = random_style(rng, "colour")
+    if pale_table:
+        card = random_style(rng, "white_black") if style is None else tile_style
+        tile_style = replace(card, thickness=float(rng.uniform(0.06, 0.14)))
     if close_up:
         low_n, high_n = max(low_n, 1), max(min(high_n, 3), 1)
     target = int(rng.integers(low_n, high_n + 1))
@@ -1229,10 +1255,12 @@ def render_scene(
 
     if low_view:
         canvas = _table_in_perspective(rng, camera, width, height, unit_px)
+    elif pale_table:
+        canvas = _pale_table(rng, height, width, unit_px, tile_style.body)
     else:
         canvas = render_background(rng, height, width, unit_px)
     styled = [(t, tile_style) for t in placed]
-    _drop_shadows(canvas, camera, styled, rng, unit_px)
+    _drop_shadows(canvas, camera, styled, rng, unit_px, faint=pale_table)
     order = sorted(
         range(len(placed)),
         key=lambda i: -float(camera.depth(np.array([[*placed[i].centre, 0.0]]))[0]),
@@ -1277,6 +1305,7 @@ def render_tile_crop(
     style: str | None = None,
     jitter: float = 0.025,
     set_max: int = 12,
+    printed_back: bool = False,
 ) -> np.ndarray:
     """A canonical (64, 128, 3) uint8 crop as a tile finder would cut it from a photo.
 
@@ -1284,6 +1313,7 @@ def render_tile_crop(
     "back": a face-down tile; "background": a quad of table with no tile; "straddle": a quad
     spanning parts of two touching tiles. ``jitter`` is the standard deviation of each corner's
     misplacement as a fraction of the tile's short side, as a real finder is never exact.
+    ``printed_back`` prints a maker's name on the set's backs (seen on "back" crops).
     """
     if kind not in CROP_KINDS:
         raise ValueError(f"unknown crop kind {kind!r}; expected one of {CROP_KINDS}")
@@ -1292,6 +1322,8 @@ def render_tile_crop(
             raise ValueError(f"a half has 0..{MAX_PIPS} pips, not {count}")
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
+    if printed_back:
+        tile_style = replace(tile_style, printed_back=True)
     aspect = tile_style.aspect
     unit_px = float(math.exp(rng.uniform(math.log(26), math.log(80))))
     focal = unit_px * rng.uniform(8, 14)

@@ -289,3 +289,32 @@ def test_leaning_tiles_are_drawn_shorter_than_they_lie() -> None:
         )
     # Seen from above, a tile propped up at one end looks squatter than the flat tiles.
     assert min(leaning) < 0.9 * min(flat)
+
+
+def _table_and_face_contrast(scene: Any) -> float:
+    """How far the colour of the table around the listed tiles is from their faces' (BGR)."""
+    image = scene.image.astype(np.float32)
+    faces = np.zeros(image.shape[:2], np.uint8)
+    for tile in scene.tiles:
+        cv2.fillConvexPoly(faces, np.round(tile.corners).astype(np.int32), 1)
+    near = cv2.dilate(faces, np.ones((41, 41), np.uint8)) - faces
+    # Medians, so that the pips on the faces do not count as the faces' colour.
+    face, table = np.median(image[faces == 1], axis=0), np.median(image[near == 1], axis=0)
+    return float(np.linalg.norm(face - table))
+
+
+def test_pale_tables_are_nearly_the_colour_of_their_white_tiles() -> None:
+    pale = [
+        _table_and_face_contrast(
+            render_scene(seed, size=(640, 480), n_tiles=(2, 5), pale_table=True)
+        )
+        for seed in range(8)
+    ]
+    usual = [
+        _table_and_face_contrast(
+            render_scene(seed, size=(640, 480), n_tiles=(2, 5), style="white_black")
+        )
+        for seed in range(8)
+    ]
+    # Faces with black pips on a table of their own colour stand out far less than usual.
+    assert float(np.median(pale)) < 0.5 * float(np.median(usual))

@@ -19,11 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
-
-from training.score_classes import CLASSES, SIZE
+from training.score_classes import class_photos
 from training.score_pipeline import Tally
-from training.synth import render_scene
 from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
 from vision.pipeline import HandReader
 
@@ -52,22 +49,15 @@ def collect(scenes: int, close_up_model: Path = DEFAULT_CLOSE_UP_MODEL) -> list[
     usual = HandReader(tile_finder=TileFinder())
     close_up = HandReader(tile_finder=TileFinder(close_up_model))
     rows: list[Readings] = []
-    for offset, (kind, options) in enumerate(CLASSES.items()):
-        first = FIRST_SEED + offset * 100_000
-        for seed in range(first, first + scenes):
-            scene = render_scene(seed, size=SIZE, **options)
-            ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            if not ok:
-                raise RuntimeError(f"could not encode scene {seed}")
-            data = encoded.tobytes()
-            rows.append(
-                Readings(
-                    kind=kind,
-                    truth=Counter(tile.pips for tile in scene.tiles),
-                    usual=Counter(usual.read(data, max_pips=12).pip_pairs),
-                    close_up=Counter(close_up.read(data, max_pips=12).pip_pairs),
-                )
+    for kind, truth, photo in class_photos(scenes, FIRST_SEED):
+        rows.append(
+            Readings(
+                kind=kind,
+                truth=truth,
+                usual=Counter(usual.read(photo, max_pips=12).pip_pairs),
+                close_up=Counter(close_up.read(photo, max_pips=12).pip_pairs),
             )
+        )
     return rows
 
 

@@ -17,7 +17,7 @@ import argparse
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import cv2
@@ -41,30 +41,38 @@ CLASSES: dict[str, dict[str, Any]] = {
 """Class name: the render_scene options that draw it."""
 
 
-def score(scenes: int, close_up: bool = True) -> dict[str, Tally]:
-    """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
-    (without ``close_up``, photos with few tiles found are not read again)."""
-    reader = HandReader() if close_up else HandReader(tile_finder=TileFinder())
-    reader.load()
-    tallies: dict[str, Tally] = {}
+def class_photos(
+    scenes: int, first_seed: int = FIRST_SEED
+) -> Iterator[tuple[str, Counter[tuple[int, int]], bytes]]:
+    """Each class's ``scenes`` rendered photos from its own seeds (the class's offset x
+    100,000 after ``first_seed``): class name, true tiles, and the photo as a JPEG."""
     for offset, (name, options) in enumerate(CLASSES.items()):
-        tally = tallies[name] = Tally()
-        first = FIRST_SEED + offset * 100_000
+        first = first_seed + offset * 100_000
         for seed in range(first, first + scenes):
             scene = render_scene(seed, size=SIZE, **options)
             ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             if not ok:
                 raise RuntimeError(f"could not encode scene {seed}")
-            started = time.perf_counter()
-            reading = reader.read(encoded.tobytes(), max_pips=12)
-            tally.ms.append((time.perf_counter() - started) * 1000)
-            truth = Counter(tile.pips for tile in scene.tiles)
-            read = Counter(reading.pip_pairs)
-            tally.wanted += sum(truth.values())
-            tally.reported += sum(read.values())
-            tally.right += sum((truth & read).values())
-            tally.exact += truth == read
-            tally.scenes += 1
+            yield name, Counter(tile.pips for tile in scene.tiles), encoded.tobytes()
+
+
+def score(scenes: int, close_up: bool = True) -> dict[str, Tally]:
+    """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
+    (without ``close_up``, photos with few tiles found are not read again)."""
+    reader = HandReader() if close_up else HandReader(tile_finder=TileFinder())
+    reader.load()
+    tallies = {name: Tally() for name in CLASSES}
+    for name, truth, photo in class_photos(scenes):
+        tally = tallies[name]
+        started = time.perf_counter()
+        reading = reader.read(photo, max_pips=12)
+        tally.ms.append((time.perf_counter() - started) * 1000)
+        read = Counter(reading.pip_pairs)
+        tally.wanted += truth.total()
+        tally.reported += read.total()
+        tally.right += (truth & read).total()
+        tally.exact += truth == read
+        tally.scenes += 1
     return tallies
 
 

@@ -18,6 +18,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -56,10 +57,12 @@ def class_photos(
             yield name, Counter(tile.pips for tile in scene.tiles), encoded.tobytes()
 
 
-def score(scenes: int, close_up: bool = True) -> dict[str, Tally]:
+def score(scenes: int, close_up: bool = True, reader_model: Path | None = None) -> dict[str, Tally]:
     """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
-    (without ``close_up``, photos with few tiles found are not read again)."""
-    reader = HandReader() if close_up else HandReader(tile_finder=TileFinder())
+    (without ``close_up``, photos with few tiles found are not read again; ``reader_model``:
+    another half reader than the committed one)."""
+    finder = None if close_up else TileFinder()
+    reader = HandReader(tile_finder=finder, model_path=reader_model)
     reader.load()
     tallies = {name: Tally() for name in CLASSES}
     for name, truth, photo in class_photos(scenes):
@@ -84,8 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="without reading photos with few tiles found again with the close-up finder",
     )
+    parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
     args = parser.parse_args(argv)
-    tallies = score(args.scenes, close_up=not args.no_close_up)
+    tallies = score(args.scenes, close_up=not args.no_close_up, reader_model=args.reader_model)
     for name, tally in tallies.items():
         print(tally.line(name))
     every = [ms for tally in tallies.values() for ms in tally.ms]

@@ -13,6 +13,7 @@ turn down the finder's false finds. Chunks of scenes are cached like the other s
 from __future__ import annotations
 
 import functools
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,8 @@ from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.geometry import outline_iou
 from vision.rectify import rectify_tiles
 
-# Bump when training.synth or models/finder.onnx change. 1: reader v5 (finder v1).
+# Bump when training.synth changes (the finder's own file is fingerprinted in each cache
+# file's name, _finder_tag). 1: reader v5 (finder v1).
 # 2: finder v3 and every fifth scene a close low shot (reader v6, not adopted: see
 # models/MODEL_CARD.md). 3: finder v3, usual shots only, as reader v5 was made. 4: outlines
 # after the finder's second look, as the pipeline cuts them. 5: finder v4, and of every
@@ -111,9 +113,17 @@ def scene_crops(seed: int, classes: bool = True) -> tuple[np.ndarray, np.ndarray
     return rectify_tiles(scene.image, quads), np.array(labels, np.int64)
 
 
+@functools.lru_cache(maxsize=1)
+def _finder_tag() -> str:
+    """A short fingerprint of the finder that cuts the crops: a cache cut by another finder
+    (a retrained one, or one kept aside for a comparison) is then never taken for this one's."""
+    return hashlib.sha1(DEFAULT_FINDER_MODEL.read_bytes()).hexdigest()[:8]
+
+
 def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:
     kind = "" if classes else "_usual"
-    return DATA_DIR / f"finder_crops_v{DATA_VERSION}{kind}_{first_seed}_{count}.npz"
+    name = f"finder_crops_v{DATA_VERSION}{kind}_{_finder_tag()}_{first_seed}_{count}.npz"
+    return DATA_DIR / name
 
 
 def _render_chunk(job: tuple[int, int], classes: bool = True) -> Path:

@@ -48,12 +48,22 @@ STRAY_IOU = 0.2
 SCENE_SIZES = ((1280, 960), (1600, 1200), (960, 1280))
 
 _finder: TileFinder | None = None
+_crop_finder: tuple[Path, bool] = (DEFAULT_FINDER_MODEL, True)
+
+
+def use_finder(model: Path, second_look: bool = True) -> None:
+    """Cut the crops with another finder than models/finder.onnx (for a reader meant to learn
+    that finder's outlines); set before build_set, whose worker processes are forked."""
+    global _finder, _crop_finder
+    _finder, _crop_finder = None, (model, second_look)
+    _finder_tag.cache_clear()
 
 
 def _get_finder() -> TileFinder:
     global _finder
     if _finder is None:
-        _finder = TileFinder(DEFAULT_FINDER_MODEL, threads=1)
+        model, second_look = _crop_finder
+        _finder = TileFinder(model, threads=1, second_look=second_look)
     return _finder
 
 
@@ -117,7 +127,9 @@ def scene_crops(seed: int, classes: bool = True) -> tuple[np.ndarray, np.ndarray
 def _finder_tag() -> str:
     """A short fingerprint of the finder that cuts the crops: a cache cut by another finder
     (a retrained one, or one kept aside for a comparison) is then never taken for this one's."""
-    return hashlib.sha1(DEFAULT_FINDER_MODEL.read_bytes()).hexdigest()[:8]
+    model, second_look = _crop_finder
+    tag = hashlib.sha1(model.read_bytes()).hexdigest()[:8]
+    return tag if second_look else f"{tag}first"
 
 
 def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:

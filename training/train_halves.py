@@ -200,6 +200,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--finder-share", type=float, default=0.4, help="share of each batch from finder crops"
     )
+    parser.add_argument(
+        "--crop-finder",
+        type=Path,
+        default=None,
+        help="cut the finder crops with this finder .onnx (default: models/finder.onnx)",
+    )
+    parser.add_argument(
+        "--crop-first-look-only",
+        action="store_true",
+        help="cut the finder crops along the finder's first look only (as reader v5 learnt)",
+    )
     args = parser.parse_args(argv)
 
     started = time.monotonic()
@@ -213,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     val_x, val_y = _halves_and_labels(val_crops, val_pairs)
     del val_crops
+    if args.crop_finder is not None or args.crop_first_look_only:
+        finder_crops_data.use_finder(
+            args.crop_finder or finder_crops_data.DEFAULT_FINDER_MODEL,
+            second_look=not args.crop_first_look_only,
+        )
     print(f"finder crops: {args.finder_val_scenes} validation scenes", flush=True)
     finder_val_x, finder_val_y = _halves_and_labels(
         *finder_crops_data.build_set(

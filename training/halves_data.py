@@ -20,6 +20,24 @@ NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DATA_VERSION = 5  # bump when training.synth changes what it draws, so stale caches go unused
+PRINTED_BACKS_DATA_VERSION = 6
+"""The same crops, but half the face-down ones carry a maker's name printed on their backs (as
+the face-down check, models/face-down.onnx, learnt them)."""
+PRINTED_BACK_SHARE = 0.5
+_printed_backs = False
+
+
+def use_printed_backs(printed: bool = True) -> None:
+    """Print a maker's name on PRINTED_BACK_SHARE of the face-down crops from now on (data
+    version 6); set before build_set or render_chunk, whose worker processes are forked."""
+    global _printed_backs
+    _printed_backs = printed
+
+
+def data_version() -> int:
+    """The version of the crops rendered now (see use_printed_backs)."""
+    return PRINTED_BACKS_DATA_VERSION if _printed_backs else DATA_VERSION
+
 
 # Share of crops of each kind; most are face-up tiles.
 _KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.03}
@@ -32,14 +50,16 @@ def _half_count(rng: np.random.Generator) -> int:
     return int(rng.integers(13, MAX_PIPS + 1))
 
 
-def make_sample(seed: int) -> tuple[np.ndarray, tuple[int, int]]:
-    """One crop and its two half labels (left, right), fully determined by ``seed``."""
+def make_sample(seed: int, printed_backs: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+    """One crop and its two half labels (left, right), fully determined by ``seed`` (and
+    ``printed_backs``, which prints a name on some face-down tiles and changes nothing else)."""
     rng = np.random.default_rng([seed, 7])
     kinds = list(_KIND_WEIGHTS)
     kind = kinds[int(rng.choice(len(kinds), p=list(_KIND_WEIGHTS.values())))]
     pips = (_half_count(rng), _half_count(rng))
     jitter = float(rng.uniform(0.01, 0.04))
-    crop = render_tile_crop(seed, pips, kind=kind, jitter=jitter, set_max=12)
+    printed = printed_backs and kind == "back" and bool(rng.random() < PRINTED_BACK_SHARE)
+    crop = render_tile_crop(seed, pips, kind=kind, jitter=jitter, set_max=12, printed_back=printed)
     labels = pips if kind == "face" else (NOT_A_HALF, NOT_A_HALF)
     return crop, labels
 
@@ -48,13 +68,13 @@ def _chunk(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
     crops = np.empty((len(seeds), 64, 128, 3), np.uint8)
     labels = np.empty((len(seeds), 2), np.int64)
     for i, seed in enumerate(seeds):
-        crops[i], pair = make_sample(seed)
+        crops[i], pair = make_sample(seed, _printed_backs)
         labels[i] = pair
     return crops, labels
 
 
 def _chunk_file(first_seed: int, count: int) -> Path:
-    return DATA_DIR / f"halves_v{DATA_VERSION}_{first_seed}_{count}.npz"
+    return DATA_DIR / f"halves_v{data_version()}_{first_seed}_{count}.npz"
 
 
 def chunk_jobs(first_seed: int, count: int, chunk: int = 1000) -> list[tuple[int, int]]:

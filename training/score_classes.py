@@ -5,7 +5,8 @@
 Real photos from other tables showed classes the pipeline misreads (issue 12): close-ups of
 one to three tiles filling the frame, face-down tiles with printed backs among the face-up
 ones, blank halves among colour-dot tiles, tiles leaning on a neighbour, tiles seen from low
-across the table, and thin white tiles on a pale table of nearly their colour. Each class is
+across the table, and thin white tiles on a pale table of nearly their colour; "end-backs"
+are printed backs with the name on one end, the other end plain like a blank half. Each class is
 rendered here from its own held-out seeds (never used for training), encoded as a JPEG and
 read with the committed models, exactly as a phone's photo is; "usual" scenes are the
 baseline. Run it before and after a change to the training mix to see each class move.
@@ -26,6 +27,7 @@ import cv2
 from training.score_pipeline import Tally
 from training.synth import render_scene
 from vision.finder import TileFinder
+from vision.halves import DEFAULT_HALF_MODEL, HalfReader
 from vision.pipeline import HandReader
 
 FIRST_SEED = 7_700_000
@@ -38,6 +40,7 @@ CLASSES: dict[str, dict[str, Any]] = {
     "leaning": {"leaning": True, "n_tiles": (2, 8)},
     "low": {"low_view": True},
     "pale": {"pale_table": True, "n_tiles": (2, 8)},
+    "end-backs": {"printed_backs": True, "printed_at_end": True, "n_tiles": (2, 8)},
 }
 """Class name: the render_scene options that draw it."""
 
@@ -57,12 +60,19 @@ def class_photos(
             yield name, Counter(tile.pips for tile in scene.tiles), encoded.tobytes()
 
 
-def score(scenes: int, close_up: bool = True, reader_model: Path | None = None) -> dict[str, Tally]:
+def score(
+    scenes: int,
+    close_up: bool = True,
+    reader_model: Path | None = None,
+    face_down_check: bool = True,
+) -> dict[str, Tally]:
     """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
     (without ``close_up``, photos with few tiles found are not read again; ``reader_model``:
-    another half reader than the committed one)."""
+    another half reader than the committed one; without ``face_down_check``, no second opinion
+    on printed backs)."""
     finder = None if close_up else TileFinder()
-    reader = HandReader(tile_finder=finder, model_path=reader_model)
+    half_reader = None if face_down_check else HalfReader(reader_model or DEFAULT_HALF_MODEL)
+    reader = HandReader(half_reader, tile_finder=finder, model_path=reader_model)
     reader.load()
     tallies = {name: Tally() for name in CLASSES}
     for name, truth, photo in class_photos(scenes):
@@ -88,8 +98,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="without reading photos with few tiles found again with the close-up finder",
     )
     parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
+    parser.add_argument(
+        "--no-face-down-check",
+        action="store_true",
+        help="without the face-down check (printed backs may then count as tiles)",
+    )
     args = parser.parse_args(argv)
-    tallies = score(args.scenes, close_up=not args.no_close_up, reader_model=args.reader_model)
+    tallies = score(
+        args.scenes,
+        close_up=not args.no_close_up,
+        reader_model=args.reader_model,
+        face_down_check=not args.no_face_down_check,
+    )
     for name, tally in tallies.items():
         print(tally.line(name))
     every = [ms for tally in tallies.values() for ms in tally.ms]

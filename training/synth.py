@@ -107,6 +107,8 @@ class TileStyle:
     domed: bool = False
     # A maker's name printed large on the backs (a face-down tile that looks busy, not plain).
     printed_back: bool = False
+    # The name printed on one end of the back only, the other end left plain like a blank half.
+    printed_back_at_end: bool = False
 
 
 # --------------------------------------------------------------------------- pip layouts
@@ -494,7 +496,7 @@ def render_back_texture(
             cv2.LINE_AA,
         )
     if style.printed_back:
-        _print_on_back(canvas, rng)
+        _print_on_back(canvas, rng, style.printed_back_at_end)
     canvas *= _bevel(height, width, height, rng)[:, :, None]
     return canvas, _rounded_mask(height, width, style.corner_radius * height)
 
@@ -502,25 +504,33 @@ def render_back_texture(
 _BACK_LETTERS = "ABCDEFGHKMNOPRSTUWXZ"
 
 
-def _print_on_back(canvas: np.ndarray, rng: np.random.Generator) -> None:
+def _print_on_back(canvas: np.ndarray, rng: np.random.Generator, at_end: bool = False) -> None:
     """Two or three bold capitals across the back, sometimes over a band of small dots: real
-    backs print a brand this way, and its round letters can pass for pips."""
+    backs print a brand this way, and its round letters can pass for pips. ``at_end`` prints
+    them within one end, leaving the other plain: a back that looks like a face with one blank
+    half, save for the missing divider."""
     height, width = canvas.shape[:2]
     ink = rng.uniform(20, 110, 3).astype(np.float32)
     letters = "".join(rng.choice(list(_BACK_LETTERS), int(rng.integers(2, 4))))
     scale = height / 30.0 * rng.uniform(0.75, 1.05)
     thickness = max(1, int(height / 9))
+    room = width * (0.42 if at_end else 0.9)
     (text_w, text_h), _ = cv2.getTextSize(letters, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
-    if text_w > width * 0.9:
-        scale *= width * 0.9 / text_w
+    if text_w > room:
+        scale *= room / text_w
         (text_w, text_h), _ = cv2.getTextSize(letters, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
     origin = ((width - text_w) // 2, (height + text_h) // 2)
+    centre_x = width // 2
+    if at_end:
+        centre_x = width // 4 if rng.random() < 0.5 else 3 * width // 4
+        origin = (centre_x - text_w // 2, origin[1])
     # OpenCV writes text on 8-bit images only: print on a mask, then ink the float canvas.
     mask = np.zeros((height, width), np.uint8)
     cv2.putText(mask, letters, origin, cv2.FONT_HERSHEY_DUPLEX, scale, 255, thickness, cv2.LINE_AA)
     if rng.random() < 0.6:
         band_y = min(height - 2, origin[1] + max(2, height // 8))
-        for x in np.linspace(width * 0.15, width * 0.85, int(rng.integers(6, 12))):
+        band = (0.15, 0.85) if not at_end else (centre_x / width - 0.2, centre_x / width + 0.2)
+        for x in np.linspace(width * band[0], width * band[1], int(rng.integers(6, 12))):
             cv2.circle(mask, (int(x), band_y), max(1, height // 40), 255, -1, cv2.LINE_AA)
     share = (mask.astype(np.float32) / 255.0)[:, :, None]
     canvas *= 1.0 - share
@@ -1107,6 +1117,7 @@ def render_scene(
     blank_halves: bool = False,
     leaning: bool = False,
     pale_table: bool = False,
+    printed_at_end: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1120,7 +1131,8 @@ def render_scene(
     ``close_up`` renders the photo of a nearly empty hand: one to three tiles (within
     ``n_tiles``) filling much of the picture, their long side up to about 90% of its short side.
     ``printed_backs`` gives the set backs with a maker's name printed large, and puts one to
-    four such face-down tiles among the listed ones. ``blank_halves`` draws a colour-dot set
+    four such face-down tiles among the listed ones (``printed_at_end``: the name on one end of
+    each back, the other end plain like a blank half). ``blank_halves`` draws a colour-dot set
     in which about half the listed tiles have a blank half, the tiles real photos showed being
     missed among colourful neighbours. ``leaning`` props one or two of the listed tiles up at
     one end, 15..40 degrees, as a tile leaning on its neighbour. ``pale_table`` draws thin,
@@ -1138,7 +1150,7 @@ def render_scene(
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
     if printed_backs:
-        tile_style = replace(tile_style, printed_back=True)
+        tile_style = replace(tile_style, printed_back=True, printed_back_at_end=printed_at_end)
     if blank_halves and style is None:
         tile_style = random_style(rng, "colour")
     if pale_table:
@@ -1306,6 +1318,7 @@ def render_tile_crop(
     jitter: float = 0.025,
     set_max: int = 12,
     printed_back: bool = False,
+    printed_at_end: bool = False,
 ) -> np.ndarray:
     """A canonical (64, 128, 3) uint8 crop as a tile finder would cut it from a photo.
 
@@ -1313,7 +1326,8 @@ def render_tile_crop(
     "back": a face-down tile; "background": a quad of table with no tile; "straddle": a quad
     spanning parts of two touching tiles. ``jitter`` is the standard deviation of each corner's
     misplacement as a fraction of the tile's short side, as a real finder is never exact.
-    ``printed_back`` prints a maker's name on the set's backs (seen on "back" crops).
+    ``printed_back`` prints a maker's name on the set's backs (seen on "back" crops), on one
+    end only with ``printed_at_end``.
     """
     if kind not in CROP_KINDS:
         raise ValueError(f"unknown crop kind {kind!r}; expected one of {CROP_KINDS}")
@@ -1323,7 +1337,7 @@ def render_tile_crop(
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
     if printed_back:
-        tile_style = replace(tile_style, printed_back=True)
+        tile_style = replace(tile_style, printed_back=True, printed_back_at_end=printed_at_end)
     aspect = tile_style.aspect
     unit_px = float(math.exp(rng.uniform(math.log(26), math.log(80))))
     focal = unit_px * rng.uniform(8, 14)

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from training import finder_crops_data
+from training import finder_crops_data, halves_data
 from training.halves_data import (
     NOT_A_HALF,
     NUM_CLASSES,
@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         help="cut the finder crops with this finder .onnx (default: models/finder.onnx)",
     )
     parser.add_argument(
+        "--printed-backs",
+        action="store_true",
+        help="print a maker's name on half the face-down single-tile crops (the face-down check)",
+    )
+    parser.add_argument(
         "--crop-first-look-only",
         action="store_true",
         help="cut the finder crops along the finder's first look only (as reader v5 learnt)",
@@ -218,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
     base = args.seed * 10_000_000
+    halves_data.use_printed_backs(args.printed_backs)
     print(f"rendering validation set ({args.val_count} crops)", flush=True)
     val_crops, val_pairs = build_set(
         base, args.val_count, workers=args.render_workers, chunk=args.val_count

@@ -262,6 +262,20 @@ def test_printed_backs_carry_ink_and_are_never_listed() -> None:
         assert 2 <= len(scene.tiles) <= 5  # the face-down tiles come on top, unlisted
 
 
+def test_a_back_printed_at_one_end_leaves_the_other_end_plain() -> None:
+    plain = random_style(np.random.default_rng(3))
+    at_end = dataclasses.replace(plain, printed_back=True, printed_back_at_end=True)
+    inked_ends = []
+    for seed in range(8):
+        back, _ = render_back_texture(at_end, 60, np.random.default_rng(seed))
+        middle = back.shape[1] // 2
+        # Ignore the bevelled rim; compare each end's spread of brightness.
+        spreads = [back[8:-8, 8 : middle - 4].std(), back[8:-8, middle + 4 : -8].std()]
+        assert max(spreads) > 3 * min(spreads)
+        inked_ends.append(int(np.argmax(spreads)))
+    assert set(inked_ends) == {0, 1}  # either end may carry the name
+
+
 def test_blank_halves_come_in_a_colour_dot_set() -> None:
     blanks = 0
     listed = 0

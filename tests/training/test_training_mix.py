@@ -6,7 +6,9 @@ from collections import Counter
 
 import numpy as np
 
+from training import halves_data
 from training.finder_crops_data import READER_MIX, training_scene
+from training.halves_data import NOT_A_HALF, make_sample
 from training.scenes_data import MIX_PERIOD, SCENE_SIZE, is_low_view, render_sample, scene_class
 
 
@@ -51,3 +53,34 @@ def test_the_reader_mix_draws_blank_halves_where_it_says() -> None:
     plain = training_scene(blank_seeds[0], low_views=False)
     mixed = training_scene(blank_seeds[0], low_views=False, mix=True)
     assert not np.array_equal(plain.image, mixed.image)
+
+
+def test_the_face_down_checks_crops_print_names_on_about_half_the_backs_only() -> None:
+    seeds = range(1000, 1400)
+    plain = [make_sample(seed) for seed in seeds]
+    printed = [make_sample(seed, printed_backs=True) for seed in seeds]
+    not_a_half = changed = 0
+    for (plain_crop, plain_labels), (printed_crop, printed_labels) in zip(
+        plain, printed, strict=True
+    ):
+        assert printed_labels == plain_labels
+        differs = not np.array_equal(plain_crop, printed_crop)
+        if plain_labels == (NOT_A_HALF, NOT_A_HALF) and differs:
+            changed += 1
+        elif differs:
+            raise AssertionError("only face-down crops may change")
+        not_a_half += plain_labels == (NOT_A_HALF, NOT_A_HALF)
+    # Face-down tiles are 40% of the "not a half" crops (bare table and straddles the rest),
+    # and half of them get a printed name: about a fifth.
+    assert 0.1 * not_a_half <= changed <= 0.35 * not_a_half
+
+
+def test_crops_with_printed_backs_are_cached_apart_from_plain_ones() -> None:
+    plain = halves_data.chunk_path((0, 1000))
+    halves_data.use_printed_backs(True)
+    try:
+        printed = halves_data.chunk_path((0, 1000))
+    finally:
+        halves_data.use_printed_backs(False)
+    assert plain != printed
+    assert halves_data.chunk_path((0, 1000)) == plain

@@ -2,8 +2,9 @@
 
 Makes 4000x3000 JPEGs by upscaling rendered scenes (training.synth) of 3-tile, 10..12-tile and
 20-tile hands, then times the whole pipeline (decode, learned finder with its second look,
-rectify + one batched reader call; a photo with at most 3 tiles kept is read again with the
-close-up finder) over several runs, and each stage on its own ("close": that second reading).
+rectify + one batched reader call, the face-down check on the same crops; a photo with at most
+3 tiles kept is read again with the close-up finder) over several runs, and each stage on its
+own ("check": the face-down check; "close": that second reading).
 Goals: a usual hand under 150 ms, a 20-tile hand under 300 ms (median totals).
 Run: `python benchmarks/bench_vision.py [--runs N] [--threads N] [--photos N]`.
 """
@@ -54,6 +55,7 @@ def bench_hand(
         "decode": [],
         "find": [],
         "read": [],
+        "check": [],
         "close": [],
         "total": [],
         "cpu": [],
@@ -61,6 +63,7 @@ def bench_hand(
     for photo_index in range(photos):
         data, rendered = twelve_megapixel_jpeg(seed + photo_index, n_tiles)
         found = 0
+        check = reader.face_down_check
         for run in range(runs + 1):  # the first run warms up caches and the sessions
             started = time.perf_counter()
             cpu_started = time.process_time()
@@ -71,15 +74,22 @@ def bench_hand(
             decoded = time.perf_counter()
             faces = reader.tile_finder.find(photo.pixels)
             located = time.perf_counter()
-            if faces:
-                reader.half_reader.read(rectify_tiles(photo.pixels, [f.corners for f in faces]))
+            crops = rectify_tiles(photo.pixels, [f.corners for f in faces]) if faces else None
+            if crops is not None:
+                reader.half_reader.read(crops)
+            read = time.perf_counter()
+            if crops is not None and check is not None:
+                check.face_up(crops)
             finished = time.perf_counter()
             close_up = reader.close_up_finder
             # The pipeline looks again with the close-up finder only when few tiles are kept.
             if close_up is not None and found <= CLOSE_UP_TILES:
                 again = close_up.find(photo.pixels)
                 if again:
-                    reader.half_reader.read(rectify_tiles(photo.pixels, [f.corners for f in again]))
+                    crops = rectify_tiles(photo.pixels, [f.corners for f in again])
+                    reader.half_reader.read(crops)
+                    if check is not None:
+                        check.face_up(crops)
                 if run > 0:
                     stages["close"].append(time.perf_counter() - finished)
             if run == 0:
@@ -88,7 +98,8 @@ def bench_hand(
             stages["cpu"].append(cpu)
             stages["decode"].append(decoded - started)
             stages["find"].append(located - decoded)
-            stages["read"].append(finished - located)
+            stages["read"].append(read - located)
+            stages["check"].append(finished - read)
         print(
             f"  photo {photo_index + 1}: 4000x3000 JPEG, {len(data) / 1e6:.1f} MB, "
             f"{rendered} tiles rendered, {found} read"

@@ -78,6 +78,14 @@ def close_up_finder_path() -> Path:
     return _configured("PHOTO_CLOSE_UP_FINDER_PATH", DEFAULT_CLOSE_UP_MODEL)
 
 
+def face_down_check_path() -> Path:
+    """The model that keeps printed backs from counting as tiles (``PHOTO_FACE_DOWN_PATH``
+    overrides the default)."""
+    from vision.halves import DEFAULT_FACE_DOWN_MODEL
+
+    return _configured("PHOTO_FACE_DOWN_PATH", DEFAULT_FACE_DOWN_MODEL)
+
+
 def _configured(key: str, default: Path) -> Path:
     configured = current_app.config.get(key)
     return Path(configured) if configured else default
@@ -85,11 +93,12 @@ def _configured(key: str, default: Path) -> Path:
 
 def reading_available() -> bool:
     """Say whether photos can be read here (every model file is present)."""
-    return all(path.is_file() for path in (model_path(), finder_path(), close_up_finder_path()))
+    models = (model_path(), finder_path(), close_up_finder_path(), face_down_check_path())
+    return all(path.is_file() for path in models)
 
 
 # One reader per process (its ONNX session is costly to build); gunicorn workers each get one.
-_readers: dict[tuple[Path, Path, Path, int], HandReader] = {}
+_readers: dict[tuple[Path, Path, Path, Path, int], HandReader] = {}
 _readers_lock = threading.Lock()
 
 
@@ -98,7 +107,8 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
 
     finder = finder_path()
     close_up = close_up_finder_path()
-    key = (path, finder, close_up, max_pixels)
+    face_down = face_down_check_path()
+    key = (path, finder, close_up, face_down, max_pixels)
     with _readers_lock:
         reader = _readers.get(key)
         if reader is None:
@@ -106,6 +116,7 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
                 model_path=path,
                 finder_path=finder,
                 close_up_finder_path=close_up,
+                face_down_check_path=face_down,
                 threads=1,
                 max_pixels=max_pixels,
             )

@@ -25,7 +25,13 @@ from training.classical_finder import ClassicalTileFinder
 from vision.decode import PhotoError, decode_photo
 from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
 from vision.finding import MIN_SCORE, FoundTile
-from vision.halves import DEFAULT_HALF_MODEL, HalfReader, TileRead
+from vision.halves import (
+    DEFAULT_FACE_DOWN_MODEL,
+    DEFAULT_HALF_MODEL,
+    FaceDownCheck,
+    HalfReader,
+    TileRead,
+)
 from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
@@ -205,12 +211,14 @@ def evaluate(
     reader_model: Path | None = None,
     second_look: bool = True,
     close_up_model: Path | None = DEFAULT_CLOSE_UP_MODEL,
+    face_down_model: Path | None = DEFAULT_FACE_DOWN_MODEL,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything. A photo with few
-    tiles found is read again with the ``close_up_model`` finder, as the app does (None: not).
+    tiles found is read again with the ``close_up_model`` finder, as the app does (None: not),
+    and the ``face_down_model`` check keeps printed backs from counting (None: no check).
     """
     tile_finder = make_finder(finder, threads, finder_models, second_look)
     counter = (
@@ -223,10 +231,13 @@ def evaluate(
         if close_up_model is None
         else TileFinder(close_up_model, threads=threads, second_look=second_look)
     )
+    face_down = None if face_down_model is None else FaceDownCheck(face_down_model, threads=threads)
     reader = (
         None
         if counter is None
-        else HandReader(counter, tile_finder=tile_finder, close_up_finder=close_up)
+        else HandReader(
+            counter, tile_finder=tile_finder, close_up_finder=close_up, face_down_check=face_down
+        )
     )
     results: list[PhotoResult] = []
     for entry in load_labels(photos_dir):
@@ -329,6 +340,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="without reading photos with few tiles found again",
     )
+    parser.add_argument(
+        "--no-face-down-check",
+        action="store_true",
+        help="without the face-down check (printed backs may then count as tiles)",
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -345,6 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader_model=args.reader_model,
         second_look=not args.first_look_only,
         close_up_model=None if args.no_close_up else args.close_up_model,
+        face_down_model=None if args.no_face_down_check else DEFAULT_FACE_DOWN_MODEL,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

@@ -3,6 +3,7 @@
     reader = HalfReader()                    # models/halves.onnx, one intra-op thread
     reads = reader.read(crops)               # crops: (N, 64, 128, 3) uint8 BGR
     reads[0].pips, reads[0].confidence, reads[0].is_tile
+    FaceDownCheck().face_up(crops)           # models/face-down.onnx: does a crop show a face?
 
 The model classifies one 64x64 half into 0..18 pips or "not a face-up half". Each crop is cut
 at its divider (x = 64) and the right half is turned 180 degrees, so every half reaches the
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 from vision.session import open_session
 
 DEFAULT_HALF_MODEL = Path(__file__).resolve().parent.parent / "models" / "halves.onnx"
+DEFAULT_FACE_DOWN_MODEL = Path(__file__).resolve().parent.parent / "models" / "face-down.onnx"
 MAX_PIPS = 18
 NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2
@@ -134,11 +136,32 @@ def postprocess(logits: NDArray[np.float32], max_pips: int | None = None) -> lis
     return reads
 
 
+def shows_a_face(logits: NDArray[np.float32]) -> NDArray[np.float64]:
+    """Calibrated logits (2N, 20), halves in preprocess order -> (N,): how likely each crop is
+    to show a tile's face, by what a face shows and a back does not.
+
+    A face shows two face-up halves, or at least one half with pips on it: the other half
+    may be blank, and a blank half looks much like a plain stretch of back. A face-down tile
+    whose maker's name covers one end shows neither: its plain end passes for a blank half,
+    but the printed end is no half at all. The larger of the three probabilities is taken.
+    """
+    if logits.ndim != 2 or logits.shape[1] != NUM_CLASSES or len(logits) % 2:
+        raise ValueError(f"logits must have shape (2N, {NUM_CLASSES}), got {logits.shape}")
+    probs = softmax(logits)
+    face_up = 1.0 - probs[:, NOT_A_HALF]
+    with_pips = face_up - probs[:, 0]
+    both_face_up = face_up[0::2] * face_up[1::2]
+    one_with_pips = np.maximum(with_pips[0::2], with_pips[1::2])
+    return np.asarray(np.maximum(both_face_up, one_with_pips), np.float64)
+
+
 class HalfReader:
     """Owns the ONNX Runtime session of the half reader."""
 
-    def __init__(self, model_path: Path = DEFAULT_HALF_MODEL, threads: int = 1) -> None:
-        self._session = open_session(model_path, threads, "half-reader")
+    def __init__(
+        self, model_path: Path = DEFAULT_HALF_MODEL, threads: int = 1, what: str = "half-reader"
+    ) -> None:
+        self._session = open_session(model_path, threads, what)
         self._input = self._session.get_inputs()[0].name
 
     def logits(self, crops: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -154,3 +177,23 @@ class HalfReader:
         if isinstance(crops, np.ndarray) and crops.ndim == 4 and len(crops) == 0:
             return []
         return postprocess(self.logits(crops), max_pips)
+
+
+class FaceDownCheck:
+    """A second opinion on whether a crop is a face-up tile at all.
+
+    The half reader never saw a face-down tile with a maker's name printed on its back, and
+    reads the letters as pips. The check is a half reader trained like it but with such backs
+    among its face-down tiles (models/face-down.onnx). Only what it makes of each half is
+    used (no face, a blank, or pips), not its counts: those are less sure on dense colour sets
+    than the reader's own.
+    """
+
+    def __init__(self, model_path: Path = DEFAULT_FACE_DOWN_MODEL, threads: int = 1) -> None:
+        self._reader = HalfReader(model_path, threads, what="face-down check")
+
+    def face_up(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]:
+        """(N,) how likely each crop is to show a tile's face (shows_a_face)."""
+        if isinstance(crops, np.ndarray) and crops.ndim == 4 and len(crops) == 0:
+            return np.zeros(0, np.float64)
+        return shows_a_face(self._reader.logits(crops))

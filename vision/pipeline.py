@@ -2,8 +2,11 @@
 
 Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
 small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
-of the tiles cut out of the full photo. (The hand-written classical finder, kept for
-comparison, lives with the measuring tools in training/classical_finder.py.)
+of the tiles cut out of the full photo. Two more help where those are weak: the close-up
+finder (models/finder-close.onnx) outlines a photo again when few tiles were kept, and the
+face-down check (models/face-down.onnx) keeps printed backs from being counted as tiles.
+(The hand-written classical finder, kept for comparison, lives with the measuring tools in
+training/classical_finder.py.)
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ the 128-px crop the reader sees, and decoding a 12 MP photo in full costs more t
 of the pipeline."""
 
 MIN_TILE_BELIEF = 0.3
-"""A found tile is kept when the finder's score times the reader's "is a tile" is at least
+"""A found tile is kept when the finder's score times the reader's "is a tile" (lowered by
+the face-down check where that sees no face-up half) is at least
 this: the finder sees the tile in its surroundings, the reader only a tight crop, and each
 catches false finds the other misses. Chosen on held-out rendered scenes by
 `python -m training.choose_keep_rule` (F1 of tiles read right levels off from 0.3 to 0.4;
@@ -88,6 +92,12 @@ class TileReadLike(Protocol):
     def is_tile(self) -> float: ...
 
 
+class FaceDownCheckLike(Protocol):
+    """Says how likely each crop is to show a face-up half (vision.halves.FaceDownCheck)."""
+
+    def face_up(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]: ...
+
+
 class HalfReaderLike(Protocol):
     """Reads a batch of canonical (N, 64, 128, 3) crops in one model call."""
 
@@ -105,9 +115,11 @@ class HandReader:
         *,
         tile_finder: TileFinderLike | None = None,
         close_up_finder: TileFinderLike | None = None,
+        face_down_check: FaceDownCheckLike | None = None,
         model_path: Path | None = None,
         finder_path: Path | None = None,
         close_up_finder_path: Path | None = None,
+        face_down_check_path: Path | None = None,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
     ) -> None:
@@ -119,6 +131,10 @@ class HandReader:
         # A caller that brings its own finder gets no close-up look unless it brings that too.
         self._close_up_wanted = close_up_finder is not None or tile_finder is None
         self._close_up_finder_path = close_up_finder_path
+        self._face_down_check = face_down_check
+        # Likewise a caller's own half reader gets no face-down check unless it brings one.
+        self._face_down_wanted = face_down_check is not None or half_reader is None
+        self._face_down_check_path = face_down_check_path
         self._threads = threads
         self._max_pixels = max_pixels
 
@@ -153,19 +169,44 @@ class HandReader:
             self._close_up_finder = TileFinder(path, threads=self._threads)
         return self._close_up_finder
 
+    @property
+    def face_down_check(self) -> FaceDownCheckLike | None:
+        """The face-down check, loaded on first use (fails fast if the model is missing); None
+        when the caller gave a half reader and no check."""
+        if self._face_down_check is None and self._face_down_wanted:
+            from vision.halves import DEFAULT_FACE_DOWN_MODEL, FaceDownCheck
+
+            path = self._face_down_check_path or DEFAULT_FACE_DOWN_MODEL
+            self._face_down_check = FaceDownCheck(path, threads=self._threads)
+        return self._face_down_check
+
     def load(self) -> None:
         """Load every model now, so a missing one is reported before any photo is read."""
         self.tile_finder  # noqa: B018
         self.close_up_finder  # noqa: B018
         self.half_reader  # noqa: B018
+        self.face_down_check  # noqa: B018
+
+    def _face_up(self, crops: NDArray[np.uint8], reads: Sequence[TileReadLike]) -> list[float]:
+        """How sure the pipeline is that each crop is a face-up tile: the reader's "is a tile",
+        lowered where the face-down check sees no face-up half (a printed back, whose letters
+        the reader took for pips)."""
+        is_tile = [read.is_tile for read in reads]
+        check = self.face_down_check
+        if check is None:
+            return is_tile
+        face_up = check.face_up(crops)
+        return [min(mine, float(other)) for mine, other in zip(is_tile, face_up, strict=True)]
 
     def _read_as_one_tile(self, photo: Photo, max_pips: int | None) -> list[DetectedTile]:
         height, width = photo.pixels.shape[:2]
         quad = whole_photo_quad(width, height)
-        (read,) = self.half_reader.read(rectify_tiles(photo.pixels, [quad]), max_pips)
-        if read.is_tile < ONE_TILE_IS_TILE:
+        crops = rectify_tiles(photo.pixels, [quad])
+        (read,) = self.half_reader.read(crops, max_pips)
+        (face_up,) = self._face_up(crops, [read])
+        if face_up < ONE_TILE_IS_TILE:
             return []
-        return [_detected(read, read.is_tile, quad, photo)]
+        return [_detected(read, face_up, quad, photo)]
 
     def _read_with(
         self, finder: TileFinderLike, photo: Photo, max_pips: int | None
@@ -183,10 +224,11 @@ class HandReader:
         if found:
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.half_reader.read(crops, max_pips)
-            belief = [face.score * read.is_tile for face, read in zip(found, reads, strict=True)]
+            face_up = self._face_up(crops, reads)
+            belief = [face.score * up for face, up in zip(found, face_up, strict=True)]
             kept = believed_outlines(belief, quads)
             for index in kept:
-                tiles.append(_detected(reads[index], reads[index].is_tile, quads[index], photo))
+                tiles.append(_detected(reads[index], face_up[index], quads[index], photo))
         # Faces cut by the photo's edge are hints too, after every doubted outline.
         outlines = [*quads, *(face.corners for face in cut)]
         doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)

@@ -53,11 +53,18 @@ def game(client: FlaskClient, games: GameActions) -> dict[str, Any]:
     return created
 
 
-@pytest.fixture
-def missing_model(app: Flask, tmp_path: Path) -> Path:
-    """Point the app at a model file that does not exist."""
+@pytest.fixture(
+    params=[
+        "PHOTO_MODEL_PATH",
+        "PHOTO_FINDER_PATH",
+        "PHOTO_CLOSE_UP_FINDER_PATH",
+        "PHOTO_FACE_DOWN_PATH",
+    ]
+)
+def missing_model(app: Flask, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """Point the app at a model file that does not exist (each of the four in turn)."""
     path = tmp_path / "no-such-model.onnx"
-    app.config["PHOTO_MODEL_PATH"] = str(path)
+    app.config[request.param] = str(path)
     return path
 
 

@@ -34,7 +34,7 @@ of the pipeline."""
 
 MIN_TILE_BELIEF = 0.3
 """A found tile is kept when the finder's score times the reader's "is a tile" (lowered by
-the face-down check where that sees no face-up half) is at least
+the face-down check where that sees no tile's face) is at least
 this: the finder sees the tile in its surroundings, the reader only a tight crop, and each
 catches false finds the other misses. Chosen on held-out rendered scenes by
 `python -m training.choose_keep_rule` (F1 of tiles read right levels off from 0.3 to 0.4;
@@ -93,7 +93,7 @@ class TileReadLike(Protocol):
 
 
 class FaceDownCheckLike(Protocol):
-    """Says how likely each crop is to show a face-up half (vision.halves.FaceDownCheck)."""
+    """Says how likely each crop is to show a tile's face (vision.halves.FaceDownCheck)."""
 
     def face_up(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]: ...
 
@@ -189,8 +189,8 @@ class HandReader:
 
     def _face_up(self, crops: NDArray[np.uint8], reads: Sequence[TileReadLike]) -> list[float]:
         """How sure the pipeline is that each crop is a face-up tile: the reader's "is a tile",
-        lowered where the face-down check sees no face-up half (a printed back, whose letters
-        the reader took for pips)."""
+        lowered where the face-down check sees no face (a printed back, whose letters the
+        reader took for pips)."""
         is_tile = [read.is_tile for read in reads]
         check = self.face_down_check
         if check is None:

@@ -26,7 +26,7 @@ import cv2
 
 from training.score_pipeline import Tally
 from training.synth import render_scene
-from vision.finder import TileFinder
+from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.halves import DEFAULT_HALF_MODEL, HalfReader
 from vision.pipeline import HandReader
 
@@ -65,14 +65,17 @@ def score(
     close_up: bool = True,
     reader_model: Path | None = None,
     face_down_check: bool = True,
+    finder_model: Path | None = None,
 ) -> dict[str, Tally]:
     """Tallies of the pipeline's readings of ``scenes`` rendered photos of each class
     (without ``close_up``, photos with few tiles found are not read again; ``reader_model``:
     another half reader than the committed one; without ``face_down_check``, no second opinion
-    on printed backs)."""
-    finder = None if close_up else TileFinder()
+    on printed backs; ``finder_model``: another usual finder than the committed one)."""
+    finder = None if close_up else TileFinder(finder_model or DEFAULT_FINDER_MODEL)
     half_reader = None if face_down_check else HalfReader(reader_model or DEFAULT_HALF_MODEL)
-    reader = HandReader(half_reader, tile_finder=finder, model_path=reader_model)
+    reader = HandReader(
+        half_reader, tile_finder=finder, model_path=reader_model, finder_path=finder_model
+    )
     reader.load()
     tallies = {name: Tally() for name in CLASSES}
     for name, truth, photo in class_photos(scenes):
@@ -98,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="without reading photos with few tiles found again with the close-up finder",
     )
     parser.add_argument("--reader-model", type=Path, default=None, help="another reader .onnx")
+    parser.add_argument("--finder-model", type=Path, default=None, help="another finder .onnx")
     parser.add_argument(
         "--no-face-down-check",
         action="store_true",
@@ -109,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         close_up=not args.no_close_up,
         reader_model=args.reader_model,
         face_down_check=not args.no_face_down_check,
+        finder_model=args.finder_model,
     )
     for name, tally in tallies.items():
         print(tally.line(name))

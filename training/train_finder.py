@@ -244,6 +244,62 @@ def evaluate(net: nn.Module, samples: list[Sample], min_score: float = 0.3) -> d
     }
 
 
+# --------------------------------------------------------------------------- starting point
+
+
+def load_exported_weights(net: FinderNet, path: Path) -> None:
+    """Set ``net`` to the finder exported at ``path``, so training can go on from a committed
+    model whose torch weights were not kept.
+
+    The export folds each batch norm into the convolution before it, so the norm is set to pass
+    its input through plus the folded bias (mean 0, variance 1 - eps, scale 1): in eval mode the
+    net then computes exactly what the file does. Train it with frozen_norms(), or the first
+    batch's own statistics would undo that.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    modules = dict(net.named_modules())
+    loaded = 0
+    for node in graph.node:
+        if node.op_type != "Conv":
+            continue
+        # "/net/stem/stem.0/stem.0.0/Conv" is the torch module "stem.0.0", "/net/head/Conv" "head".
+        name = node.name.split("/")[-2]
+        conv = modules[name]
+        assert isinstance(conv, nn.Conv2d)
+        weight = torch.from_numpy(weights[node.input[1]].copy())
+        bias = torch.from_numpy(weights[node.input[2]].copy())
+        if tuple(weight.shape) != tuple(conv.weight.shape):
+            shape, wanted = tuple(weight.shape), tuple(conv.weight.shape)
+            raise ValueError(f"{path}: {name} is {shape}, not {wanted}")
+        with torch.no_grad():
+            conv.weight.copy_(weight)
+            if conv.bias is not None:
+                conv.bias.copy_(bias)
+            else:
+                parent, index = name.rsplit(".", 1)
+                norm = modules[parent][int(index) + 1]  # type: ignore[index]
+                assert isinstance(norm, nn.BatchNorm2d)
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+        loaded += 1
+    convs = sum(isinstance(m, nn.Conv2d) for m in net.modules())
+    if loaded != convs:
+        raise ValueError(f"{path}: {loaded} convolutions found, the net has {convs}")
+
+
+def frozen_norms(net: nn.Module) -> None:
+    """Put every batch norm in eval mode (its statistics stay; its scale and shift still learn)."""
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -282,6 +338,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--start-from",
+        type=Path,
+        help="an exported finder (.onnx) to go on training from, with its norms frozen",
+    )
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -293,6 +354,8 @@ def main() -> None:
     val = build_scenes(1_000_000, args.val_scenes)
 
     net = FinderNet()
+    if args.start_from:
+        load_exported_weights(net, args.start_from)
     params = sum(p.numel() for p in net.parameters())
     print(f"{params} parameters; training for {args.minutes:.0f} min", flush=True)
     dataset = SceneSet(train, args.seed)
@@ -311,6 +374,8 @@ def main() -> None:
     done = False
     while not done:
         net.train()
+        if args.start_from:
+            frozen_norms(net)
         for images, heat, reg, weight in loader:
             elapsed = time.monotonic() - train_started
             progress = min(1.0, elapsed / budget)
@@ -338,6 +403,8 @@ def main() -> None:
                 # A snapshot to look at while training goes on.
                 export_onnx(net, Path("training/runs/finder-snapshot.onnx"))
                 net.train()
+                if args.start_from:
+                    frozen_norms(net)
             if elapsed > budget:
                 done = True
                 break
@@ -354,7 +421,9 @@ def main() -> None:
         "model": "tile finder",
         "command": (
             f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
-            f" --out {args.out}"
+            + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
+            + (f" --start-from {args.start_from}" if args.start_from else "")
+            + f" --out {args.out}"
         ),
         "seed": args.seed,
         "parameters": params,

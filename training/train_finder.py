@@ -369,13 +369,17 @@ def main() -> None:
     )
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60.0
+
+    def training_mode() -> None:
+        net.train()
+        if args.start_from:  # a started net keeps the statistics it came with
+            frozen_norms(net)
+
     train_started = time.monotonic()
     step = 0
     done = False
     while not done:
-        net.train()
-        if args.start_from:
-            frozen_norms(net)
+        training_mode()
         for images, heat, reg, weight in loader:
             elapsed = time.monotonic() - train_started
             progress = min(1.0, elapsed / budget)
@@ -402,9 +406,7 @@ def main() -> None:
                 print(f"  val {evaluate(net, val[:100])}", flush=True)
                 # A snapshot to look at while training goes on.
                 export_onnx(net, Path("training/runs/finder-snapshot.onnx"))
-                net.train()
-                if args.start_from:
-                    frozen_norms(net)
+                training_mode()
             if elapsed > budget:
                 done = True
                 break

@@ -855,6 +855,20 @@ def _random_pips(rng: np.random.Generator, set_max: int) -> tuple[int, int]:
     return (int(rng.integers(0, set_max + 1)), int(rng.integers(0, set_max + 1)))
 
 
+def _unlisted_pips(
+    rng: np.random.Generator, set_max: int, blank_halves: bool, listed: Sequence[_Tile]
+) -> tuple[int, int]:
+    """Pips for one more face-up tile of a hand: a set holds each tile once, so a hand never
+    shows one twice (with ``blank_halves``, half the tiles get a blank half)."""
+    taken = {(max(tile.pips), min(tile.pips)) for tile in listed}
+    while True:
+        pips = _random_pips(rng, set_max)
+        if blank_halves and rng.random() < 0.5:
+            pips = (0, pips[1])
+        if (max(pips), min(pips)) not in taken:
+            return pips
+
+
 # --------------------------------------------------------------------------- drawing
 
 
@@ -1222,9 +1236,7 @@ def render_scene(
                 continue
             for tile, footprint in zip(group, footprints, strict=True):
                 occupancy.add(_shrunk(footprint, 0.02))
-                tile.pips = _random_pips(rng, set_max)
-                if blank_halves and rng.random() < 0.5:
-                    tile.pips = (0, tile.pips[1])
+                tile.pips = _unlisted_pips(rng, set_max, blank_halves, placed)
                 placed.append(tile)
                 listed += 1
         if listed >= low_n:

@@ -38,6 +38,8 @@ class TileRead:
     pips: tuple[int, int]  # larger first
     confidence: float  # calibrated probability that both halves are read right
     is_tile: float  # probability that the crop is a face-up domino at all
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    """Other tiles the crop may show, most probable first: (pips larger first, probability)."""
 
 
 def split_halves(crops: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -126,14 +128,38 @@ def postprocess(logits: NDArray[np.float32], max_pips: int | None = None) -> lis
     for tile in range(len(logits) // 2):
         first, second = 2 * tile, 2 * tile + 1
         a, b = int(counts[first]), int(counts[second])
+        pips = (max(a, b), min(a, b))
         reads.append(
             TileRead(
-                pips=(max(a, b), min(a, b)),
+                pips=pips,
                 confidence=float(best[first] * best[second]),
                 is_tile=float(face_up[first] * face_up[second]),
+                alternatives=other_readings(pip_probs[first], pip_probs[second], pips),
             )
         )
     return reads
+
+
+OTHER_COUNTS = 3
+"""Each half's most probable counts combined into a tile's other readings: a misread half is
+nearly always the reader's second or third choice."""
+
+
+def other_readings(
+    first: NDArray[np.float64], second: NDArray[np.float64], read: tuple[int, int]
+) -> tuple[tuple[tuple[int, int], float], ...]:
+    """The tiles other than ``read`` that two halves' count probabilities may show, most
+    probable first. A tile's probability adds up both ways round (5 on the first half and 3
+    on the second, or 3 and 5)."""
+    tops_first = np.argsort(-first, kind="stable")[:OTHER_COUNTS]
+    tops_second = np.argsort(-second, kind="stable")[:OTHER_COUNTS]
+    likely: dict[tuple[int, int], float] = {}
+    for a in tops_first:
+        for b in tops_second:
+            pips = (int(max(a, b)), int(min(a, b)))
+            if pips != read:
+                likely[pips] = likely.get(pips, 0.0) + float(first[a] * second[b])
+    return tuple(sorted(likely.items(), key=lambda item: (-item[1], item[0])))
 
 
 def shows_a_face(logits: NDArray[np.float32]) -> NDArray[np.float64]:

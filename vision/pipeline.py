@@ -91,6 +91,9 @@ class TileReadLike(Protocol):
     @property
     def is_tile(self) -> float: ...
 
+    @property
+    def alternatives(self) -> Sequence[tuple[tuple[int, int], float]]: ...
+
 
 class FaceDownCheckLike(Protocol):
     """Says how likely each crop is to show a tile's face (vision.halves.FaceDownCheck)."""
@@ -206,7 +209,7 @@ class HandReader:
         (face_up,) = self._face_up(crops, [read])
         if face_up < ONE_TILE_IS_TILE:
             return []
-        return [_detected(read, face_up, quad, photo)]
+        return [_detected(read.pips, read.confidence * face_up, quad, photo)]
 
     def _read_with(
         self, finder: TileFinderLike, photo: Photo, max_pips: int | None
@@ -227,8 +230,9 @@ class HandReader:
             face_up = self._face_up(crops, reads)
             belief = [face.score * up for face, up in zip(found, face_up, strict=True)]
             kept = believed_outlines(belief, quads)
-            for index in kept:
-                tiles.append(_detected(reads[index], face_up[index], quads[index], photo))
+            chosen = one_of_each([reads[index] for index in kept])
+            for index, (pips, sureness) in zip(kept, chosen, strict=True):
+                tiles.append(_detected(pips, sureness * face_up[index], quads[index], photo))
         # Faces cut by the photo's edge are hints too, after every doubted outline.
         outlines = [*quads, *(face.corners for face in cut)]
         doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
@@ -283,6 +287,29 @@ def believed_outlines(
     return [ranked[kept] for kept in survivors]
 
 
+def one_of_each(reads: Sequence[TileReadLike]) -> list[tuple[tuple[int, int], float]]:
+    """The tile each read shows and how sure that is, no tile twice.
+
+    A set holds each tile once, so a hand showing one tile twice has at least one misread.
+    Reads are settled surest first; one whose tile a surer read already shows takes its most
+    probable other reading that no surer read shows, with that reading's probability as its
+    confidence, so an unlikely one is marked for the player to check. A read with no such
+    reading stays as read, and the player sees the same tile twice.
+    """
+    chosen: list[tuple[tuple[int, int], float] | None] = [None] * len(reads)
+    shown: set[tuple[int, int]] = set()
+    for index in sorted(range(len(reads)), key=lambda index: -reads[index].confidence):
+        read = reads[index]
+        pips = (max(read.pips), min(read.pips))
+        pick = (pips, read.confidence)
+        if pips in shown:
+            free = [(other, chance) for other, chance in read.alternatives if other not in shown]
+            pick = free[0] if free else pick
+        shown.add(pick[0])
+        chosen[index] = pick
+    return [pick for pick in chosen if pick is not None]
+
+
 def doubted_outlines(
     belief: Sequence[float], outlines: Sequence[NDArray[np.float32]], kept: Sequence[int]
 ) -> list[int]:
@@ -316,12 +343,12 @@ def whole_photo_quad(width: int, height: int) -> NDArray[np.float32]:
 
 
 def _detected(
-    read: TileReadLike, belief: float, quad: NDArray[np.float32], photo: Photo
+    pips: tuple[int, int], confidence: float, quad: NDArray[np.float32], photo: Photo
 ) -> DetectedTile:
-    """One reported tile; ``belief`` is how sure the pipeline is that it is a tile at all."""
+    """One reported tile; ``confidence``: how sure the pipeline is that it is this tile."""
     return DetectedTile(
-        pips=(max(read.pips), min(read.pips)),
-        confidence=float(np.clip(read.confidence * belief, 0.0, 1.0)),
+        pips=(max(pips), min(pips)),
+        confidence=float(np.clip(confidence, 0.0, 1.0)),
         corners=_photo_corners(quad, 1.0 / photo.scale, photo.width, photo.height),
     )
 

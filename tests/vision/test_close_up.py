@@ -25,6 +25,7 @@ class Read:
     pips: tuple[int, int]
     confidence: float = 0.99
     is_tile: float = 0.99
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
 
 
 class NumberingReader:

@@ -15,6 +15,7 @@ from vision.halves import (
     NOT_A_HALF,
     NUM_CLASSES,
     HalfReader,
+    other_readings,
     postprocess,
     preprocess_halves,
     softmax,
@@ -93,6 +94,32 @@ def _unsure(first: int, second: int, share: float, halves: int = 2) -> np.ndarra
     probs[:, first] = share
     probs[:, second] = 1 - share
     return np.log(probs / probs.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_other_readings_add_up_both_ways_round_and_leave_out_the_tile_read() -> None:
+    first = np.zeros(19)
+    first[[5, 3, 8]] = [0.6, 0.3, 0.1]
+    second = np.zeros(19)
+    second[[3, 5, 9]] = [0.7, 0.2, 0.1]
+    others = dict(other_readings(first, second, (5, 3)))
+    assert (5, 3) not in others
+    assert others[(5, 5)] == pytest.approx(0.6 * 0.2)
+    assert others[(3, 3)] == pytest.approx(0.3 * 0.7)
+    assert others[(9, 5)] == pytest.approx(0.6 * 0.1)
+    # 8 on the first half with 3 on the second, or 8 with 5: separate tiles.
+    assert others[(8, 3)] == pytest.approx(0.1 * 0.7)
+    chances = list(dict(other_readings(first, second, (5, 3))).values())
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_each_read_carries_its_next_likeliest_tile() -> None:
+    logits = np.log(np.full((2, NUM_CLASSES), 1e-6)).astype(np.float32)
+    logits[0, 12], logits[0, 10] = np.log(0.6), np.log(0.4)
+    logits[1, 4] = 0.0
+    (read,) = postprocess(logits, max_pips=12)
+    assert read.pips == (12, 4)
+    assert read.alternatives[0][0] == (10, 4)
+    assert read.alternatives[0][1] == pytest.approx(0.4, abs=0.01)
 
 
 def test_a_known_set_rules_out_counts_above_its_highest_half() -> None:

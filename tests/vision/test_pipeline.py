@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -12,7 +13,7 @@ from training.synth import render_background, render_scene, render_tile_crop
 from vision.finder import DEFAULT_FINDER_MODEL
 from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines
+from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines, one_of_each
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_FINDER_MODEL.is_file() and DEFAULT_HALF_MODEL.is_file()),
@@ -132,3 +133,34 @@ def test_outlines_not_counted_but_believed_somewhat_become_hints_away_from_the_t
     assert doubted_outlines(belief, outlines, kept=[0]) == [1]
     many = [_quad(200 * i, 500) for i in range(MAX_HINTS + 3)]
     assert len(doubted_outlines([0.2] * len(many), many, kept=[])) == MAX_HINTS
+
+
+@dataclass(frozen=True)
+class Read:
+    pips: tuple[int, int]
+    confidence: float
+    is_tile: float = 0.99
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+
+
+def test_a_tile_read_twice_is_the_less_sure_reads_next_likeliest_tile() -> None:
+    reads = [
+        Read((4, 1), 0.55, alternatives=(((4, 1), 0.0), ((6, 1), 0.3), ((4, 4), 0.1))),
+        Read((4, 1), 0.95, alternatives=(((4, 4), 0.02),)),
+        Read((8, 7), 0.9),
+    ]
+    assert one_of_each(reads) == [((6, 1), 0.3), ((4, 1), 0.95), ((8, 7), 0.9)]
+
+
+def test_a_tile_read_twice_skips_readings_a_surer_tile_already_shows() -> None:
+    reads = [
+        Read((4, 1), 0.99),
+        Read((6, 1), 0.98),
+        Read((4, 1), 0.4, alternatives=(((6, 1), 0.3), ((4, 4), 0.2))),
+    ]
+    assert one_of_each(reads)[2] == ((4, 4), 0.2)
+
+
+def test_a_repeat_with_no_other_reading_stays_as_read() -> None:
+    reads = [Read((5, 5), 0.9), Read((5, 5), 0.8)]
+    assert one_of_each(reads) == [((5, 5), 0.9), ((5, 5), 0.8)]

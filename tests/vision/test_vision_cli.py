@@ -26,6 +26,7 @@ class FakeRead:
     pips: tuple[int, int]
     confidence: float
     is_tile: float
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
 
 
 class FakeHalfReader:

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import pytest
+from vision_scenes import png_bytes, table
 
 from training.synth import render_background, render_scene, render_tile_crop
 from vision.finder import DEFAULT_FINDER_MODEL
+from vision.finding import FoundTile
 from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
 from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines, one_of_each
@@ -164,3 +166,29 @@ def test_a_tile_read_twice_skips_readings_a_surer_tile_already_shows() -> None:
 def test_a_repeat_with_no_other_reading_stays_as_read() -> None:
     reads = [Read((5, 5), 0.9), Read((5, 5), 0.8)]
     assert one_of_each(reads) == [((5, 5), 0.9), ((5, 5), 0.8)]
+
+
+class TwoTilesFinder:
+    def find(self, image_bgr: np.ndarray) -> list[FoundTile]:
+        return [
+            FoundTile(np.array([[x, 40], [x + 60, 40], [x + 60, 160], [x, 160]], np.float32), 0.95)
+            for x in (20, 120)
+        ]
+
+
+class OneTileTwiceReader:
+    """Reads both crops as 4-1, the second less surely, with 6-1 its next likeliest."""
+
+    def read(self, crops: np.ndarray, max_pips: int | None = None) -> list[Read]:
+        return [
+            Read((4, 1), 0.9, alternatives=(((4, 4), 0.05),)),
+            Read((4, 1), 0.6, alternatives=(((6, 1), 0.3),)),
+        ][: len(crops)]
+
+
+def test_a_photo_read_as_one_tile_twice_reports_the_less_sure_as_its_next_likeliest() -> None:
+    photo = png_bytes(table(300, 400))
+    reading = HandReader(OneTileTwiceReader(), tile_finder=TwoTilesFinder()).read(photo)
+    assert sorted(reading.pip_pairs) == [(4, 1), (6, 1)]
+    changed = next(tile for tile in reading.tiles if tile.pips == (6, 1))
+    assert changed.confidence < 0.5  # the player is asked to check it

@@ -30,7 +30,6 @@ from vision.halves import (
     DEFAULT_HALF_MODEL,
     FaceDownCheck,
     HalfReader,
-    TileRead,
 )
 from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
 
@@ -153,16 +152,24 @@ def load_labels(photos_dir: Path) -> list[dict[str, Any]]:
     return [entry for entry in manifest if entry.get("tiles") is not None]
 
 
-class _BatchCounter:
-    """Passes crops to the reader and remembers how many the finder located."""
+class _FindCounter:
+    """Passes a photo to a finder and remembers how many faces it located (the last finder
+    asked: the close-up finder when a photo is read again). A photo cropped to one tile that
+    the pipeline reads whole counts as none located: no finder outlined it."""
 
-    def __init__(self, reader: HalfReader) -> None:
-        self.reader = reader
+    def __init__(self) -> None:
         self.last = 0
 
-    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[TileRead]:
-        self.last = len(crops)
-        return self.reader.read(crops, max_pips)
+    def counting(self, finder: TileFinderLike) -> TileFinderLike:
+        counter = self
+
+        class Counted:
+            def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTile]:
+                found = finder.find(image_bgr)
+                counter.last = len(found)
+                return found
+
+        return Counted()
 
 
 FINDERS = ("learned", "classical")
@@ -221,22 +228,21 @@ def evaluate(
     and the ``face_down_model`` check keeps printed backs from counting (None: no check).
     """
     tile_finder = make_finder(finder, threads, finder_models, second_look)
-    counter = (
-        None
-        if finder_only
-        else _BatchCounter(HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads))
-    )
+    counter = _FindCounter()
     close_up = (
         None
         if close_up_model is None
-        else TileFinder(close_up_model, threads=threads, second_look=second_look)
+        else counter.counting(TileFinder(close_up_model, threads=threads, second_look=second_look))
     )
     face_down = None if face_down_model is None else FaceDownCheck(face_down_model, threads=threads)
     reader = (
         None
-        if counter is None
+        if finder_only
         else HandReader(
-            counter, tile_finder=tile_finder, close_up_finder=close_up, face_down_check=face_down
+            HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads),
+            tile_finder=counter.counting(tile_finder),
+            close_up_finder=close_up,
+            face_down_check=face_down,
         )
     )
     results: list[PhotoResult] = []
@@ -246,7 +252,7 @@ def evaluate(
         partial = tuple(_pair(t) for t in entry.get("partial_tiles") or [])
         started = time.perf_counter()
         try:
-            if reader is None or counter is None:
+            if reader is None:
                 pixels = decode_photo(data, min_long_side=READ_LONG_SIDE).pixels
                 quads = tile_finder.find(pixels)
                 got: tuple[Pair, ...] = tuple((-1, -1) for _ in quads)

@@ -11,7 +11,9 @@ training/classical_finder.py.)
 
 from __future__ import annotations
 
+import math
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -24,6 +26,7 @@ from vision.decode import MAX_PIXELS, Photo, decode_photo
 from vision.finder import TileFinder
 from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
 from vision.geometry import order_corners
+from vision.halves import TileRead
 from vision.rectify import rectify_tiles
 from vision.types import DetectedTile, HandReading
 
@@ -54,6 +57,14 @@ reads worst. Such a photo is read again with the close-up finder (models/finder-
 trained with close-ups, printed backs and leaning tiles in its mix), and that reading is
 reported when it keeps at least as many tiles. Chosen on rendered scenes of every class
 (`python -m training.choose_close_up_rule`), before the dev photos were read with it."""
+
+STEADY_BELOW = 0.9
+STEADY_TURNS = (-2.0, 2.0)
+"""A kept tile read less surely than STEADY_BELOW (the app's "check this tile") is cut out
+and read again along its outline turned by each of STEADY_TURNS degrees about its middle,
+and the three readings vote (one_vote): an outline a little off the tile can cost a column
+of pips at one end. Chosen on rendered tuning scenes (`training.score_classes`, seeds
+8,700,000 on) among turns and scalings of the outline; see models/MODEL_CARD.md."""
 
 TILE_SHAPE = (1.6, 2.4)
 ONE_TILE_IS_TILE = 0.9
@@ -230,6 +241,7 @@ class HandReader:
             face_up = self._face_up(crops, reads)
             belief = [face.score * up for face, up in zip(found, face_up, strict=True)]
             kept = believed_outlines(belief, quads)
+            reads = self._steadied(photo, quads, reads, kept, max_pips)
             chosen = one_of_each([reads[index] for index in kept])
             for index, (pips, sureness) in zip(kept, chosen, strict=True):
                 tiles.append(_detected(pips, sureness * face_up[index], quads[index], photo))
@@ -241,6 +253,28 @@ class HandReader:
             for index in doubted
         ]
         return tiles, hints
+
+    def _steadied(
+        self,
+        photo: Photo,
+        quads: Sequence[NDArray[np.float32]],
+        reads: Sequence[TileReadLike],
+        kept: Sequence[int],
+        max_pips: int | None,
+    ) -> list[TileReadLike]:
+        """The reads, each kept unsure one replaced by its vote with the reads along its
+        outline turned (STEADY_TURNS); all of them cut and read in one call."""
+        steadied = list(reads)
+        unsure = [index for index in kept if reads[index].confidence < STEADY_BELOW]
+        if not unsure:
+            return steadied
+        turned = [turned_outline(quads[index], turn) for index in unsure for turn in STEADY_TURNS]
+        again = self.half_reader.read(rectify_tiles(photo.pixels, turned), max_pips)
+        per_tile = len(STEADY_TURNS)
+        for position, index in enumerate(unsure):
+            others = again[position * per_tile : (position + 1) * per_tile]
+            steadied[index] = one_vote(reads[index], others)
+        return steadied
 
     def read(self, data: bytes, max_pips: int | None = None) -> HandReading:
         """Read every face-up tile in the photo. Raises PhotoError for unreadable bytes.
@@ -285,6 +319,40 @@ def believed_outlines(
         [outlines[index] for index in ranked], covered_limit=covered_limit
     )
     return [ranked[kept] for kept in survivors]
+
+
+def turned_outline(quad: NDArray[np.float32], degrees: float) -> NDArray[np.float32]:
+    """The outline turned by ``degrees`` about its middle, its corners in the same order."""
+    corners = np.asarray(quad, np.float32).reshape(4, 2)
+    middle = corners.mean(axis=0)
+    angle = math.radians(degrees)
+    rotation = np.array(
+        [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32
+    )
+    return np.asarray(middle + (corners - middle) @ rotation.T, np.float32)
+
+
+def one_vote(read: TileReadLike, others: Sequence[TileReadLike]) -> TileReadLike:
+    """One reading from several of the same tile: the tile with the most confidence summed
+    over the readings wins, and its confidence is that sum over the number of readings, but
+    never more than the first read's: a tile the reader was unsure of stays marked for the
+    player to check. The first read's other likely tiles are kept (with its own tile among
+    them if it lost)."""
+    votes: dict[tuple[int, int], float] = defaultdict(float)
+    for each in (read, *others):
+        votes[(max(each.pips), min(each.pips))] += each.confidence
+    winner = max(votes, key=lambda pips: (votes[pips], pips == (max(read.pips), min(read.pips))))
+    count = 1 + len(others)
+    losers = {pips: chance / count for pips, chance in votes.items() if pips != winner}
+    alternatives = sorted(
+        {**dict(read.alternatives), **losers}.items(), key=lambda item: (-item[1], item[0])
+    )
+    return TileRead(
+        pips=winner,
+        confidence=min(votes[winner] / count, read.confidence),
+        is_tile=read.is_tile,
+        alternatives=tuple((pips, chance) for pips, chance in alternatives if pips != winner),
+    )
 
 
 def one_of_each(reads: Sequence[TileReadLike]) -> list[tuple[tuple[int, int], float]]:

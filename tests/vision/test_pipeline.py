@@ -15,7 +15,15 @@ from vision.finder import DEFAULT_FINDER_MODEL
 from vision.finding import FoundTile
 from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
-from vision.pipeline import MAX_HINTS, HandReader, doubted_outlines, one_of_each
+from vision.pipeline import (
+    MAX_HINTS,
+    STEADY_TURNS,
+    HandReader,
+    doubted_outlines,
+    one_of_each,
+    one_vote,
+    turned_outline,
+)
 
 pytestmark = pytest.mark.skipif(
     not (DEFAULT_FINDER_MODEL.is_file() and DEFAULT_HALF_MODEL.is_file()),
@@ -192,3 +200,43 @@ def test_a_photo_read_as_one_tile_twice_reports_the_less_sure_as_its_next_likeli
     assert sorted(reading.pip_pairs) == [(4, 1), (6, 1)]
     changed = next(tile for tile in reading.tiles if tile.pips == (6, 1))
     assert changed.confidence < 0.5  # the player is asked to check it
+
+
+def test_a_turned_outline_keeps_its_middle_size_and_corner_order() -> None:
+    quad = np.array([[0, 0], [120, 0], [120, 60], [0, 60]], np.float32)
+    turned = turned_outline(quad, 2.0)
+    assert np.allclose(turned.mean(axis=0), quad.mean(axis=0), atol=1e-3)
+    assert np.allclose(np.linalg.norm(turned[1] - turned[0]), 120, atol=1e-3)
+    assert turned[1][1] > turned[0][1]  # turned clockwise on screen, y pointing down
+    assert outline_iou(turned, quad) > 0.9
+
+
+def test_the_readings_of_one_tile_vote_and_an_unsure_tile_stays_marked() -> None:
+    first = Read((10, 4), 0.5, alternatives=(((12, 4), 0.4),))
+    voted = one_vote(first, [Read((12, 4), 0.95), Read((12, 4), 0.9)])
+    assert voted.pips == (12, 4)
+    assert voted.confidence == pytest.approx(0.5)  # never surer than the first read
+    assert dict(voted.alternatives)[(10, 4)] == pytest.approx(0.5 / 3)
+    kept = one_vote(first, [Read((12, 4), 0.3), Read((10, 4), 0.6)])
+    assert kept.pips == (10, 4)
+    assert kept.confidence == pytest.approx(1.1 / 3)
+
+
+class UnsureUntilTurnedReader:
+    """Reads the first call's crops as an unsure 10-4 and every later crop as 12-4."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def read(self, crops: np.ndarray, max_pips: int | None = None) -> list[Read]:
+        self.calls.append(len(crops))
+        if len(self.calls) == 1:
+            return [Read((10, 4), 0.5), Read((6, 6), 0.99)][: len(crops)]
+        return [Read((12, 4), 0.95)] * len(crops)
+
+
+def test_an_unsure_tile_is_read_again_along_its_outline_turned_each_way() -> None:
+    half_reader = UnsureUntilTurnedReader()
+    reading = HandReader(half_reader, tile_finder=TwoTilesFinder()).read(png_bytes(table(300, 400)))
+    assert half_reader.calls == [2, len(STEADY_TURNS)]  # only the unsure tile, in one call
+    assert sorted(reading.pip_pairs) == [(6, 6), (12, 4)]

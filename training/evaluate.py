@@ -31,7 +31,7 @@ from vision.halves import (
     FaceDownCheck,
     HalfReader,
 )
-from vision.pipeline import READ_LONG_SIDE, HandReader, TileFinderLike
+from vision.pipeline import READ_LONG_SIDE, FoundTileLike, HandReader, TileFinderLike
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
 
@@ -164,7 +164,7 @@ class _FindCounter:
         counter = self
 
         class Counted:
-            def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTile]:
+            def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]:
                 found = finder.find(image_bgr)
                 counter.last = len(found)
                 return found

@@ -152,24 +152,20 @@ def load_labels(photos_dir: Path) -> list[dict[str, Any]]:
     return [entry for entry in manifest if entry.get("tiles") is not None]
 
 
-class _FindCounter:
-    """Passes a photo to a finder and remembers how many faces it located (the last finder
-    asked: the close-up finder when a photo is read again). A photo cropped to one tile that
-    the pipeline reads whole counts as none located: no finder outlined it."""
+class _CountingFinder:
+    """Passes a photo to a finder and writes how many faces it located into ``located[0]``.
+    Every finder of a reader shares one list, so it holds the last finder's count (the
+    close-up finder's when a photo is read again). A photo cropped to one tile that the
+    pipeline reads whole counts as none located: no finder outlined it."""
 
-    def __init__(self) -> None:
-        self.last = 0
+    def __init__(self, finder: TileFinderLike, located: list[int]) -> None:
+        self._finder = finder
+        self._located = located
 
-    def counting(self, finder: TileFinderLike) -> TileFinderLike:
-        counter = self
-
-        class Counted:
-            def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]:
-                found = finder.find(image_bgr)
-                counter.last = len(found)
-                return found
-
-        return Counted()
+    def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]:
+        found = self._finder.find(image_bgr)
+        self._located[0] = len(found)
+        return found
 
 
 FINDERS = ("learned", "classical")
@@ -228,11 +224,13 @@ def evaluate(
     and the ``face_down_model`` check keeps printed backs from counting (None: no check).
     """
     tile_finder = make_finder(finder, threads, finder_models, second_look)
-    counter = _FindCounter()
+    located_now = [0]
     close_up = (
         None
         if close_up_model is None
-        else counter.counting(TileFinder(close_up_model, threads=threads, second_look=second_look))
+        else _CountingFinder(
+            TileFinder(close_up_model, threads=threads, second_look=second_look), located_now
+        )
     )
     face_down = None if face_down_model is None else FaceDownCheck(face_down_model, threads=threads)
     reader = (
@@ -240,7 +238,7 @@ def evaluate(
         if finder_only
         else HandReader(
             HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads),
-            tile_finder=counter.counting(tile_finder),
+            tile_finder=_CountingFinder(tile_finder, located_now),
             close_up_finder=close_up,
             face_down_check=face_down,
         )
@@ -258,9 +256,9 @@ def evaluate(
                 got: tuple[Pair, ...] = tuple((-1, -1) for _ in quads)
                 located = len(quads)
             else:
-                counter.last = 0
+                located_now[0] = 0
                 got = tuple(tile.pips for tile in reader.read(data).tiles)
-                located = counter.last
+                located = located_now[0]
             error = None
         except PhotoError as exc:
             got, error, located = (), str(exc), 0

@@ -364,18 +364,16 @@ def one_of_each(reads: Sequence[TileReadLike]) -> list[tuple[tuple[int, int], fl
     confidence, so an unlikely one is marked for the player to check. A read with no such
     reading stays as read, and the player sees the same tile twice.
     """
-    chosen: list[tuple[tuple[int, int], float] | None] = [None] * len(reads)
-    shown: set[tuple[int, int]] = set()
+    chosen: dict[int, tuple[tuple[int, int], float]] = {}
     for index in sorted(range(len(reads)), key=lambda index: -reads[index].confidence):
         read = reads[index]
-        pips = (max(read.pips), min(read.pips))
-        pick = (pips, read.confidence)
-        if pips in shown:
+        shown = {pips for pips, _ in chosen.values()}
+        pick = ((max(read.pips), min(read.pips)), read.confidence)
+        if pick[0] in shown:
             free = [(other, chance) for other, chance in read.alternatives if other not in shown]
             pick = free[0] if free else pick
-        shown.add(pick[0])
         chosen[index] = pick
-    return [pick for pick in chosen if pick is not None]
+    return [chosen[index] for index in range(len(reads))]
 
 
 def doubted_outlines(

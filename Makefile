@@ -76,18 +76,21 @@ simulate: $(COMPILED)
 eval-vision: $(COMPILED)
 	$(BIN)/python -m training.evaluate
 
-## Train the models (CPU only; never run in CI; about 3 h 10 min on 2 cores). Installs the CPU
+## Train the models (CPU only; never run in CI; about 3 h 55 min on 2 cores). Installs the CPU
 ## build of PyTorch. The close-up finder first, on the mix with the failing classes (renders
 ## 9,000 scenes, ~65 min), then the reader, which also learns from crops cut along the usual
 ## finder's outlines (renders ~20 min, trains 40), then the face-down check: a reader trained
-## with printed backs among its face-down tiles (~60 min). The usual finder, models/finder.onnx,
-## came from the scene data before that mix (models/MODEL_CARD.md says which commit renders it).
+## with printed backs among its face-down tiles (~60 min), then the outline fitter, on the usual
+## finder's outlines of scenes weighted to low shots (renders ~13 min, trains 30). The usual
+## finder, models/finder.onnx, came from the scene data before that mix (models/MODEL_CARD.md
+## says which commit renders it).
 train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
 	$(BIN)/python -m training.train_finder --seed 0 --minutes 45 --out models/finder-close.onnx
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --out models/halves.onnx
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --usual-finder-crops --printed-backs \
 		--out models/face-down.onnx
+	$(BIN)/python -m training.train_fitter --seed 0 --minutes 30 --out models/outline-fitter.onnx
 
 HALVES_ARGS = --seed 0 --minutes 40 --val-count 1500 --train-count 30000 --render-workers 2 \
 	--threads 2 --width 24 --batch 256

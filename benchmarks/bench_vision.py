@@ -2,9 +2,10 @@
 
 Makes 4000x3000 JPEGs by upscaling rendered scenes (training.synth) of 3-tile, 10..12-tile and
 20-tile hands, then times the whole pipeline (decode, learned finder with its second look,
-rectify + one batched reader call, the face-down check on the same crops; a photo with at most
-3 tiles kept is read again with the close-up finder) over several runs, and each stage on its
-own ("check": the face-down check; "close": that second reading).
+the outline fitter, rectify + one batched reader call, the face-down check on the same crops;
+a photo with at most 3 tiles kept is read again with the close-up finder) over several runs,
+and each stage on its own ("fit": the outline fitter; "check": the face-down check; "close":
+that second reading).
 Goals: a usual hand under 150 ms, a 20-tile hand under 300 ms (median totals).
 Run: `python benchmarks/bench_vision.py [--runs N] [--threads N] [--photos N]`.
 """
@@ -54,6 +55,7 @@ def bench_hand(
     stages: dict[str, list[float]] = {
         "decode": [],
         "find": [],
+        "fit": [],
         "read": [],
         "check": [],
         "close": [],
@@ -64,6 +66,7 @@ def bench_hand(
         data, rendered = twelve_megapixel_jpeg(seed + photo_index, n_tiles)
         found = 0
         check = reader.face_down_check
+        fitter = reader.outline_fitter
         for run in range(runs + 1):  # the first run warms up caches and the sessions
             started = time.perf_counter()
             cpu_started = time.process_time()
@@ -74,7 +77,11 @@ def bench_hand(
             decoded = time.perf_counter()
             faces = reader.tile_finder.find(photo.pixels)
             located = time.perf_counter()
-            crops = rectify_tiles(photo.pixels, [f.corners for f in faces]) if faces else None
+            quads = [face.corners for face in faces]
+            if fitter is not None:
+                quads = fitter.fit(photo.pixels, quads)
+            fitted = time.perf_counter()
+            crops = rectify_tiles(photo.pixels, quads) if quads else None
             if crops is not None:
                 reader.half_reader.read(crops)
             read = time.perf_counter()
@@ -84,9 +91,11 @@ def bench_hand(
             close_up = reader.close_up_finder
             # The pipeline looks again with the close-up finder only when few tiles are kept.
             if close_up is not None and found <= CLOSE_UP_TILES:
-                again = close_up.find(photo.pixels)
+                again = [face.corners for face in close_up.find(photo.pixels)]
+                if again and fitter is not None:
+                    again = fitter.fit(photo.pixels, again)
                 if again:
-                    crops = rectify_tiles(photo.pixels, [f.corners for f in again])
+                    crops = rectify_tiles(photo.pixels, again)
                     reader.half_reader.read(crops)
                     if check is not None:
                         check.face_up(crops)
@@ -98,7 +107,8 @@ def bench_hand(
             stages["cpu"].append(cpu)
             stages["decode"].append(decoded - started)
             stages["find"].append(located - decoded)
-            stages["read"].append(read - located)
+            stages["fit"].append(fitted - located)
+            stages["read"].append(read - fitted)
             stages["check"].append(finished - read)
         print(
             f"  photo {photo_index + 1}: 4000x3000 JPEG, {len(data) / 1e6:.1f} MB, "

@@ -86,6 +86,14 @@ def face_down_check_path() -> Path:
     return _configured("PHOTO_FACE_DOWN_PATH", DEFAULT_FACE_DOWN_MODEL)
 
 
+def outline_fitter_path() -> Path:
+    """The model that fits the finders' outlines to the faces before they are read
+    (``PHOTO_FITTER_PATH`` overrides the default)."""
+    from vision.fitting import DEFAULT_FITTER_MODEL
+
+    return _configured("PHOTO_FITTER_PATH", DEFAULT_FITTER_MODEL)
+
+
 def _configured(key: str, default: Path) -> Path:
     configured = current_app.config.get(key)
     return Path(configured) if configured else default
@@ -93,12 +101,18 @@ def _configured(key: str, default: Path) -> Path:
 
 def reading_available() -> bool:
     """Say whether photos can be read here (every model file is present)."""
-    models = (model_path(), finder_path(), close_up_finder_path(), face_down_check_path())
+    models = (
+        model_path(),
+        finder_path(),
+        close_up_finder_path(),
+        face_down_check_path(),
+        outline_fitter_path(),
+    )
     return all(path.is_file() for path in models)
 
 
 # One reader per process (its ONNX session is costly to build); gunicorn workers each get one.
-_readers: dict[tuple[Path, Path, Path, Path, int], HandReader] = {}
+_readers: dict[tuple[Path, Path, Path, Path, Path, int], HandReader] = {}
 _readers_lock = threading.Lock()
 
 
@@ -108,7 +122,8 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     finder = finder_path()
     close_up = close_up_finder_path()
     face_down = face_down_check_path()
-    key = (path, finder, close_up, face_down, max_pixels)
+    fitter = outline_fitter_path()
+    key = (path, finder, close_up, face_down, fitter, max_pixels)
     with _readers_lock:
         reader = _readers.get(key)
         if reader is None:
@@ -117,6 +132,7 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
                 finder_path=finder,
                 close_up_finder_path=close_up,
                 face_down_check_path=face_down,
+                outline_fitter_path=fitter,
                 threads=1,
                 max_pixels=max_pixels,
             )

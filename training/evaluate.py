@@ -25,6 +25,7 @@ from training.classical_finder import ClassicalTileFinder
 from vision.decode import PhotoError, decode_photo
 from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
 from vision.finding import MIN_SCORE, FoundTile
+from vision.fitting import DEFAULT_FITTER_MODEL, OutlineFitter
 from vision.halves import (
     DEFAULT_FACE_DOWN_MODEL,
     DEFAULT_HALF_MODEL,
@@ -215,13 +216,16 @@ def evaluate(
     second_look: bool = True,
     close_up_model: Path | None = DEFAULT_CLOSE_UP_MODEL,
     face_down_model: Path | None = DEFAULT_FACE_DOWN_MODEL,
+    fitter_model: Path | None = DEFAULT_FITTER_MODEL,
 ) -> list[PhotoResult]:
     """Run the pipeline on every labelled photo.
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything. A photo with few
     tiles found is read again with the ``close_up_model`` finder, as the app does (None: not),
-    and the ``face_down_model`` check keeps printed backs from counting (None: no check).
+    and the ``face_down_model`` check keeps printed backs from counting (None: no check);
+    the ``fitter_model`` fits the finders' outlines to the faces before they are read (None:
+    read along the finders' outlines).
     """
     tile_finder = make_finder(finder, threads, finder_models, second_look)
     located_now = [0]
@@ -233,6 +237,7 @@ def evaluate(
         )
     )
     face_down = None if face_down_model is None else FaceDownCheck(face_down_model, threads=threads)
+    fitter = None if fitter_model is None else OutlineFitter(fitter_model, threads=threads)
     reader = (
         None
         if finder_only
@@ -241,6 +246,7 @@ def evaluate(
             tile_finder=_CountingFinder(tile_finder, located_now),
             close_up_finder=close_up,
             face_down_check=face_down,
+            outline_fitter=fitter,
         )
     )
     results: list[PhotoResult] = []
@@ -349,6 +355,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="without the face-down check (printed backs may then count as tiles)",
     )
+    parser.add_argument(
+        "--fitter-model",
+        type=Path,
+        default=DEFAULT_FITTER_MODEL,
+        help="the model that fits outlines to the faces (default: the app's)",
+    )
+    parser.add_argument(
+        "--no-outline-fitter",
+        action="store_true",
+        help="read along the finders' outlines as they are",
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -366,6 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         second_look=not args.first_look_only,
         close_up_model=None if args.no_close_up else args.close_up_model,
         face_down_model=None if args.no_face_down_check else DEFAULT_FACE_DOWN_MODEL,
+        fitter_model=None if args.no_outline_fitter else args.fitter_model,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

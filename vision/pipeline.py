@@ -2,9 +2,12 @@
 
 Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
 small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
-of the tiles cut out of the full photo. Two more help where those are weak: the close-up
-finder (models/finder-close.onnx) outlines a photo again when few tiles were kept, and the
-face-down check (models/face-down.onnx) keeps printed backs from being counted as tiles.
+of the tiles cut out of the full photo. Three more help where those are weak: the close-up
+finder (models/finder-close.onnx) outlines a photo again when few tiles were kept, the
+outline fitter (models/outline-fitter.onnx) fits each finder's outline to the face it lies on
+before it is cut out (a face seen from low is a trapezoid the finder's parallelogram sits
+loose on), and the face-down check (models/face-down.onnx) keeps printed backs from being
+counted as tiles.
 (The hand-written classical finder, kept for comparison, lives with the measuring tools in
 training/classical_finder.py.)
 """
@@ -112,6 +115,14 @@ class FaceDownCheckLike(Protocol):
     def face_up(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]: ...
 
 
+class OutlineFitterLike(Protocol):
+    """Fits outlines to the faces they lie on (vision.fitting.OutlineFitter)."""
+
+    def fit(
+        self, image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]]
+    ) -> list[NDArray[np.float32]]: ...
+
+
 class HalfReaderLike(Protocol):
     """Reads a batch of canonical (N, 64, 128, 3) crops in one model call."""
 
@@ -130,10 +141,12 @@ class HandReader:
         tile_finder: TileFinderLike | None = None,
         close_up_finder: TileFinderLike | None = None,
         face_down_check: FaceDownCheckLike | None = None,
+        outline_fitter: OutlineFitterLike | None = None,
         model_path: Path | None = None,
         finder_path: Path | None = None,
         close_up_finder_path: Path | None = None,
         face_down_check_path: Path | None = None,
+        outline_fitter_path: Path | None = None,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
     ) -> None:
@@ -149,6 +162,10 @@ class HandReader:
         # Likewise a caller's own half reader gets no face-down check unless it brings one.
         self._face_down_wanted = face_down_check is not None or half_reader is None
         self._face_down_check_path = face_down_check_path
+        self._outline_fitter = outline_fitter
+        # And a caller's own finder gets its outlines as they are unless it brings a fitter.
+        self._fitter_wanted = outline_fitter is not None or tile_finder is None
+        self._outline_fitter_path = outline_fitter_path
         self._threads = threads
         self._max_pixels = max_pixels
 
@@ -194,12 +211,24 @@ class HandReader:
             self._face_down_check = FaceDownCheck(path, threads=self._threads)
         return self._face_down_check
 
+    @property
+    def outline_fitter(self) -> OutlineFitterLike | None:
+        """The outline fitter, loaded on first use (fails fast if the model is missing); None
+        when the caller gave a tile finder and no fitter."""
+        if self._outline_fitter is None and self._fitter_wanted:
+            from vision.fitting import DEFAULT_FITTER_MODEL, OutlineFitter
+
+            path = self._outline_fitter_path or DEFAULT_FITTER_MODEL
+            self._outline_fitter = OutlineFitter(path, threads=self._threads)
+        return self._outline_fitter
+
     def load(self) -> None:
         """Load every model now, so a missing one is reported before any photo is read."""
         self.tile_finder  # noqa: B018
         self.close_up_finder  # noqa: B018
         self.half_reader  # noqa: B018
         self.face_down_check  # noqa: B018
+        self.outline_fitter  # noqa: B018
 
     def _face_up(self, crops: NDArray[np.uint8], reads: Sequence[TileReadLike]) -> list[float]:
         """How sure the pipeline is that each crop is a face-up tile: the reader's "is a tile",
@@ -236,10 +265,7 @@ class HandReader:
         belief: list[float] = []
         kept: list[int] = []
         if found:
-            crops = rectify_tiles(photo.pixels, quads)
-            reads = self.half_reader.read(crops, max_pips)
-            face_up = self._face_up(crops, reads)
-            belief = [face.score * up for face, up in zip(found, face_up, strict=True)]
+            quads, reads, face_up, belief = self._read_outlines(photo, found, max_pips)
             kept = believed_outlines(belief, quads)
             reads = self._steadied(photo, quads, reads, kept, max_pips)
             chosen = one_of_each([reads[index] for index in kept])
@@ -253,6 +279,39 @@ class HandReader:
             for index in doubted
         ]
         return tiles, hints
+
+    def _read_outlines(
+        self, photo: Photo, found: Sequence[FoundTileLike], max_pips: int | None
+    ) -> tuple[list[NDArray[np.float32]], Sequence[TileReadLike], list[float], list[float]]:
+        """Each outline as read, its read, how sure the pipeline is that it shows a face-up
+        tile, and its belief (that times the finder's score). With a fitter, each outline is
+        fitted to its face and read along that, unless only the finder's own outline would
+        be kept (both read in one call): a tight crop can lose a blank half to the reader's
+        "not a half", where the looser outline shows it with some table around."""
+        quads = [face.corners for face in found]
+        scores = [face.score for face in found]
+        fitter = self.outline_fitter
+        if fitter is None:
+            crops = rectify_tiles(photo.pixels, quads)
+            reads = self.half_reader.read(crops, max_pips)
+            face_up = self._face_up(crops, reads)
+            return quads, reads, face_up, _beliefs(scores, face_up)
+        both = [*fitter.fit(photo.pixels, quads), *quads]
+        crops = rectify_tiles(photo.pixels, both)
+        reads = self.half_reader.read(crops, max_pips)
+        face_up = self._face_up(crops, reads)
+        belief = _beliefs(scores * 2, face_up)
+        count = len(quads)
+        chosen = [
+            index + count if belief[index] < MIN_TILE_BELIEF <= belief[index + count] else index
+            for index in range(count)
+        ]
+        return (
+            [both[index] for index in chosen],
+            [reads[index] for index in chosen],
+            [face_up[index] for index in chosen],
+            [belief[index] for index in chosen],
+        )
 
     def _steadied(
         self,
@@ -300,6 +359,10 @@ class HandReader:
             ms=elapsed_ms,
             hints=tuple(hints),
         )
+
+
+def _beliefs(scores: Sequence[float], face_up: Sequence[float]) -> list[float]:
+    return [score * up for score, up in zip(scores, face_up, strict=True)]
 
 
 def believed_outlines(

@@ -59,10 +59,11 @@ def game(client: FlaskClient, games: GameActions) -> dict[str, Any]:
         "PHOTO_FINDER_PATH",
         "PHOTO_CLOSE_UP_FINDER_PATH",
         "PHOTO_FACE_DOWN_PATH",
+        "PHOTO_FITTER_PATH",
     ]
 )
 def missing_model(app: Flask, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    """Point the app at a model file that does not exist (each of the four in turn)."""
+    """Point the app at a model file that does not exist (each of the five in turn)."""
     path = tmp_path / "no-such-model.onnx"
     app.config[request.param] = str(path)
     return path

@@ -27,15 +27,15 @@ pytestmark = [
 ]
 
 # Measured with `python -m training.evaluate` on the committed models (finder v3 with its second
-# look, reader v5, outlines lying on better-believed ones dropped): located 1.000, right count
-# 0.790 of photos (the finder returns outlines spanning two tiles, which the pipeline drops;
-# the count is the finder's alone), recall 0.976, precision 0.976, exact 0.935.
+# look, the close-up finder, outlines fitted to the faces, reader v5 with the face-down check):
+# located 0.986, right count 0.790 of photos (the count is the finders' outlines, some of which
+# span two tiles and are dropped), recall 0.990, precision 1.000, exact 61 of 62 (0.984).
 # Set a little under, so a regression fails; re-measure when a model changes.
 LOCATED_FLOOR = 0.95
 COUNT_FLOOR = 0.74
-RECALL_FLOOR = 0.96
-PRECISION_FLOOR = 0.96
-EXACT_FLOOR = 0.90
+RECALL_FLOOR = 0.98
+PRECISION_FLOOR = 0.985
+EXACT_FLOOR = 0.95
 
 
 def test_pipeline_on_real_photos() -> None:

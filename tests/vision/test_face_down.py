@@ -131,7 +131,7 @@ def test_rendered_hands_among_printed_backs_get_fewer_false_tiles() -> None:
     checked = HandReader()
     unchecked = HandReader(HalfReader())
     false_checked = false_unchecked = right_checked = right_unchecked = 0
-    for seed in range(9_620_000, 9_620_020):
+    for seed in range(9_620_000, 9_620_030):
         scene = render_scene(seed, size=(1280, 960), printed_backs=True, n_tiles=(2, 8))
         ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok

@@ -12,6 +12,7 @@ and gives the face's own four corners there.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import cv2
@@ -19,7 +20,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import order_corners
-from vision.rectify import warp_quads
 from vision.session import open_session
 
 DEFAULT_FITTER_MODEL = Path(__file__).resolve().parent.parent / "models" / "outline-fitter.onnx"
@@ -55,11 +55,51 @@ def context_quad(quad: NDArray[np.float32]) -> NDArray[np.float32]:
     )
 
 
+class Pyramid:
+    """The photo halved again and again (cv2.pyrDown), each level made when first asked for:
+    a view is cut from the level where its neighbourhood is at most MAX_SHRINK times the view,
+    so no pip is lost between the samples of the warp, and a photo's levels serve all of its
+    views in every round."""
+
+    def __init__(self, image_bgr: NDArray[np.uint8]) -> None:
+        self._levels = [image_bgr]
+
+    def level(self, index: int) -> NDArray[np.uint8]:
+        """The photo halved ``index`` times."""
+        while len(self._levels) <= index:
+            self._levels.append(np.asarray(cv2.pyrDown(self._levels[-1]), np.uint8))
+        return self._levels[index]
+
+
+MAX_SHRINK = 1.5
+MAX_LEVEL = 6
+_VIEW = np.array(
+    [[0, 0], [CONTEXT_SIZE, 0], [CONTEXT_SIZE, CONTEXT_SIZE], [0, CONTEXT_SIZE]], np.float32
+)
+
+
 def context_crops(
-    image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]]
+    image_bgr: NDArray[np.uint8] | Pyramid, quads: list[NDArray[np.float32]]
 ) -> NDArray[np.uint8]:
     """(N, CONTEXT_SIZE, CONTEXT_SIZE, 3) uint8: each outline's neighbourhood laid square."""
-    return warp_quads(image_bgr, [context_quad(quad) for quad in quads], CONTEXT_SIZE, CONTEXT_SIZE)
+    pyramid = image_bgr if isinstance(image_bgr, Pyramid) else Pyramid(image_bgr)
+    views = np.zeros((len(quads), CONTEXT_SIZE, CONTEXT_SIZE, 3), np.uint8)
+    for index, quad in enumerate(quads):
+        corners = context_quad(quad)
+        longest = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
+        shrink = longest / CONTEXT_SIZE
+        level = 0
+        if shrink > MAX_SHRINK:
+            level = min(MAX_LEVEL, math.ceil(math.log2(shrink / MAX_SHRINK)))
+        transform = cv2.getPerspectiveTransform(corners / np.float32(2**level), _VIEW)
+        views[index] = cv2.warpPerspective(
+            pyramid.level(level),
+            transform,
+            (CONTEXT_SIZE, CONTEXT_SIZE),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return views
 
 
 def _square_to_context(quad: NDArray[np.float32]) -> NDArray[np.float64]:
@@ -116,12 +156,13 @@ class OutlineFitter:
         self, image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]]
     ) -> list[NDArray[np.float32]]:
         """Each outline fitted to the face it lies on (``rounds`` model calls)."""
+        pyramid = Pyramid(image_bgr)
         for _ in range(self.rounds):
-            quads = self.fit_once(image_bgr, quads)
+            quads = self.fit_once(pyramid, quads)
         return quads
 
     def fit_once(
-        self, image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]]
+        self, image_bgr: NDArray[np.uint8] | Pyramid, quads: list[NDArray[np.float32]]
     ) -> list[NDArray[np.float32]]:
         """Each outline moved to where the model sees the face's corners, in one call."""
         if not quads:

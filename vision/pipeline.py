@@ -286,8 +286,9 @@ class HandReader:
         """Each outline as read, its read, how sure the pipeline is that it shows a face-up
         tile, and its belief (that times the finder's score). With a fitter, each outline is
         fitted to its face and read along that, unless only the finder's own outline would
-        be kept (both read in one call): a tight crop can lose a blank half to the reader's
-        "not a half", where the looser outline shows it with some table around."""
+        be kept (read again where the fitted one would not): a tight crop can lose a blank
+        half to the reader's "not a half", where the looser outline shows it with some table
+        around."""
         quads = [face.corners for face in found]
         scores = [face.score for face in found]
         fitter = self.outline_fitter
@@ -296,22 +297,24 @@ class HandReader:
             reads = self.half_reader.read(crops, max_pips)
             face_up = self._face_up(crops, reads)
             return quads, reads, face_up, _beliefs(scores, face_up)
-        both = [*fitter.fit(photo.pixels, quads), *quads]
-        crops = rectify_tiles(photo.pixels, both)
-        reads = self.half_reader.read(crops, max_pips)
+        fitted = fitter.fit(photo.pixels, quads)
+        crops = rectify_tiles(photo.pixels, fitted)
+        reads = list(self.half_reader.read(crops, max_pips))
         face_up = self._face_up(crops, reads)
-        belief = _beliefs(scores * 2, face_up)
-        count = len(quads)
-        chosen = [
-            index + count if belief[index] < MIN_TILE_BELIEF <= belief[index + count] else index
-            for index in range(count)
-        ]
-        return (
-            [both[index] for index in chosen],
-            [reads[index] for index in chosen],
-            [face_up[index] for index in chosen],
-            [belief[index] for index in chosen],
-        )
+        belief = _beliefs(scores, face_up)
+        doubted = [index for index, value in enumerate(belief) if value < MIN_TILE_BELIEF]
+        if doubted:
+            own_crops = rectify_tiles(photo.pixels, [quads[index] for index in doubted])
+            own_reads = self.half_reader.read(own_crops, max_pips)
+            own_face_up = self._face_up(own_crops, own_reads)
+            for position, index in enumerate(doubted):
+                own_belief = scores[index] * own_face_up[position]
+                if own_belief >= MIN_TILE_BELIEF:
+                    fitted[index] = quads[index]
+                    reads[index] = own_reads[position]
+                    face_up[index] = own_face_up[position]
+                    belief[index] = own_belief
+        return fitted, reads, face_up, belief
 
     def _steadied(
         self,

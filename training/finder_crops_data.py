@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.halves_data import DATA_DIR, NOT_A_HALF, gather_chunks
+from training.halves_data import DATA_DIR, NOT_A_HALF, cached_chunk, gather_chunks
 from training.scenes_data import MIX_PERIOD, is_low_view, render_class
 from training.synth import Scene, half_centres
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
@@ -140,15 +140,12 @@ def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:
 
 def _render_chunk(job: tuple[int, int], classes: bool = True) -> Path:
     first_seed, count = job
-    path = _chunk_file(first_seed, count, classes)
-    if not path.exists():
+
+    def render() -> tuple[np.ndarray, np.ndarray]:
         parts = [scene_crops(seed, classes) for seed in range(first_seed, first_seed + count)]
-        crops = np.concatenate([p[0] for p in parts])
-        labels = np.concatenate([p[1] for p in parts])
-        partial = path.with_suffix(".part.npz")
-        np.savez(partial, crops=crops, labels=labels)
-        partial.rename(path)
-    return path
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    return cached_chunk(_chunk_file(first_seed, count, classes), render)
 
 
 def build_set(

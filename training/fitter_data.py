@@ -11,13 +11,12 @@ stretched and moved, as a finder might miss it. Chunks of scenes are cached in t
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from training.halves_data import DATA_DIR, gather_chunks
+from training.halves_data import DATA_DIR, cached_chunk, gather_chunks
 from training.synth import Scene, render_scene
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.fitting import context_crops, to_context
@@ -122,15 +121,14 @@ def _chunk_file(first_seed: int, count: int) -> Path:
 
 def _render_chunk(job: tuple[int, int]) -> Path:
     first_seed, count = job
-    path = _chunk_file(first_seed, count)
-    if not path.exists():
+
+    def render() -> tuple[np.ndarray, np.ndarray]:
         parts = [scene_samples(seed) for seed in range(first_seed, first_seed + count)]
-        crops = np.concatenate([part[0] for part in parts])
-        targets = np.concatenate([part[1] for part in parts])
-        partial = path.with_suffix(".part.npz")
-        np.savez(partial, crops=crops, labels=targets)
-        partial.rename(path)
-    return path
+        return np.concatenate([part[0] for part in parts]), np.concatenate(
+            [part[1] for part in parts]
+        )
+
+    return cached_chunk(_chunk_file(first_seed, count), render)
 
 
 def build_set(
@@ -149,4 +147,4 @@ def build_set(
                 flush=True,
             )
 
-    return gather_chunks(functools.partial(_render_chunk), jobs, workers, progress)
+    return gather_chunks(_render_chunk, jobs, workers, progress)

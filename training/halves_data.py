@@ -101,9 +101,17 @@ def render_chunk(job: tuple[int, int]) -> Path:
 def _render_chunk(job: tuple[int, int]) -> Path:
     """Render one chunk of samples to its cache file (skipped when already there)."""
     first_seed, count = job
-    path = _chunk_file(first_seed, count)
+    return cached_chunk(
+        _chunk_file(first_seed, count),
+        lambda: _chunk(list(range(first_seed, first_seed + count))),
+    )
+
+
+def cached_chunk(path: Path, render: Callable[[], tuple[np.ndarray, np.ndarray]]) -> Path:
+    """``path``, written with ``render()``'s crops and labels unless it is already there; a
+    chunk is renamed into place only once whole, so an interrupted run leaves no half file."""
     if not path.exists():
-        crops, labels = _chunk(list(range(first_seed, first_seed + count)))
+        crops, labels = render()
         partial = path.with_suffix(".part.npz")
         np.savez(partial, crops=crops, labels=labels)
         partial.rename(path)

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +22,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from training import fitter_data
+from training.exporting import command_line, export_onnx
+from training.train_halves import conv_block, to_float
 from vision.fitting import CONTEXT_ACROSS, CONTEXT_ALONG, CONTEXT_SIZE
 
 # Where an outline's own corners lie in the fitter's view (TL, TR, BR, BL).
@@ -43,27 +42,19 @@ _MIRROR_X = [1, 0, 3, 2]
 _MIRROR_Y = [3, 2, 1, 0]
 
 
-def _conv(cin: int, cout: int, stride: int = 1, kernel: int = 3) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
-        nn.BatchNorm2d(cout),
-        nn.ReLU(inplace=True),
-    )
-
-
 class FitterNet(nn.Module):
     """96x96 BGR view in 0..1 -> the face's four corners (x, y in 0..1 of the view)."""
 
     def __init__(self, width: int = 16) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _conv(3, width, 2, 5),  # 48
-            _conv(width, 2 * width, 2),  # 24
-            _conv(2 * width, 2 * width),
-            _conv(2 * width, 3 * width, 2),  # 12
-            _conv(3 * width, 3 * width),
-            _conv(3 * width, 4 * width, 2),  # 6
-            _conv(4 * width, 4 * width),
+            conv_block(3, width, 5, 2),  # 48
+            conv_block(width, 2 * width, 3, 2),  # 24
+            conv_block(2 * width, 2 * width),
+            conv_block(2 * width, 3 * width, 3, 2),  # 12
+            conv_block(3 * width, 3 * width),
+            conv_block(3 * width, 4 * width, 3, 2),  # 6
+            conv_block(4 * width, 4 * width),
         )
         self.head = nn.Sequential(
             nn.Flatten(), nn.Linear(4 * width * 36, 128), nn.ReLU(inplace=True), nn.Linear(128, 8)
@@ -74,10 +65,6 @@ class FitterNet(nn.Module):
         offsets: torch.Tensor = self.head(self.features((x - 0.5) / 0.25))
         corners: torch.Tensor = (self.outline + offsets * 0.25).reshape(-1, 4, 2)
         return corners
-
-
-def _to_float(batch: torch.Tensor) -> torch.Tensor:
-    return batch.permute(0, 3, 1, 2).float() / 255.0
 
 
 def _augment(
@@ -123,7 +110,7 @@ def _evaluate(net: nn.Module, crops: torch.Tensor, corners: torch.Tensor) -> dic
     net.eval()
     with torch.no_grad():
         predicted = torch.cat(
-            [net(_to_float(crops[i : i + 256])) for i in range(0, len(crops), 256)]
+            [net(to_float(crops[i : i + 256])) for i in range(0, len(crops), 256)]
         )
     fitted = corner_error(predicted, corners)
     before = corner_error(OUTLINE_IN_VIEW.expand_as(corners), corners)
@@ -181,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             group["lr"] = args.lr * warm * 0.5 * (1 + np.cos(np.pi * progress))
         net.train()
         index = torch.randint(0, len(train_x), (args.batch,), generator=generator)
-        x, y = _augment(_to_float(train_x[index]), train_y[index], generator)
+        x, y = _augment(to_float(train_x[index]), train_y[index], generator)
         loss = F.smooth_l1_loss(net(x), y, beta=0.01)
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
@@ -199,21 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     runs.mkdir(exist_ok=True)
     torch.save(net.state_dict(), runs / f"fitter_seed{args.seed}_{int(time.time())}.pt")
     net.eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    example = torch.zeros(2, 3, CONTEXT_SIZE, CONTEXT_SIZE)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # the legacy exporter is wanted
-        torch.onnx.export(
-            net,
-            (example,),
-            str(args.out),
-            input_names=["views"],
-            output_names=["corners"],
-            dynamic_axes={"views": {0: "batch"}, "corners": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    _check_export(args.out, net, val_x[:64])
+    export_onnx(net, args.out, ("views", "corners"), to_float(val_x[:64]), atol=1e-4)
     sidecar = {
         "model": args.out.name,
         "input": f"views: float32 (B, 3, {CONTEXT_SIZE}, {CONTEXT_SIZE}), BGR in 0..1",
@@ -230,26 +203,12 @@ def main(argv: list[str] | None = None) -> int:
         "train_seconds": round(train_seconds),
         "torch": torch.__version__,
         "validation": metrics,
-        "command": "python -m training.train_fitter "
-        + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
+        "command": command_line("training.train_fitter", argv),
     }
     args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
     total = time.monotonic() - started
     print(f"wrote {args.out} in {total / 60:.1f} min", flush=True)
     return 0
-
-
-def _check_export(path: Path, model: nn.Module, sample: torch.Tensor) -> None:
-    """The ONNX graph must give the same corners as PyTorch."""
-    import onnxruntime as ort
-
-    x = _to_float(sample)
-    with torch.no_grad():
-        expected = model(x).numpy()
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    (got,) = session.run(None, {"views": x.numpy()})
-    if not np.allclose(got, expected, atol=1e-4):
-        raise RuntimeError("exported ONNX corners differ from PyTorch")
 
 
 if __name__ == "__main__":

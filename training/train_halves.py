@@ -16,10 +16,7 @@ import argparse
 import json
 import math
 import multiprocessing
-import shlex
-import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +25,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from training import finder_crops_data, halves_data
+from training.exporting import command_line, export_onnx
 from training.halves_data import (
     NOT_A_HALF,
     NUM_CLASSES,
@@ -39,7 +37,7 @@ from training.halves_data import (
 from vision.halves import split_halves
 
 
-def _conv(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> nn.Sequential:
+def conv_block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
         nn.BatchNorm2d(cout),
@@ -56,12 +54,12 @@ class HalfNet(nn.Module):
     def __init__(self, width: int = 16) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _conv(3, width, 5, 2),  # 32x32
-            _conv(width, width, 3, 2),  # 16x16
-            _conv(width, 2 * width),
-            _conv(2 * width, 2 * width, 3, 2),  # 8x8
-            _conv(2 * width, 4 * width),
-            _conv(4 * width, 4 * width),
+            conv_block(3, width, 5, 2),  # 32x32
+            conv_block(width, width, 3, 2),  # 16x16
+            conv_block(width, 2 * width),
+            conv_block(2 * width, 2 * width, 3, 2),  # 8x8
+            conv_block(2 * width, 4 * width),
+            conv_block(4 * width, 4 * width),
         )
         self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(4 * width, NUM_CLASSES))
 
@@ -91,7 +89,7 @@ def _halves_and_labels(crops: np.ndarray, labels: np.ndarray) -> tuple[torch.Ten
     return torch.from_numpy(halves), torch.from_numpy(flat.astype(np.int64))
 
 
-def _to_float(batch: torch.Tensor) -> torch.Tensor:
+def to_float(batch: torch.Tensor) -> torch.Tensor:
     return batch.permute(0, 3, 1, 2).float() / 255.0
 
 
@@ -129,7 +127,7 @@ def _evaluate(
     outputs = []
     with torch.no_grad():
         for start in range(0, len(halves), batch):
-            outputs.append(net(_to_float(halves[start : start + batch])))
+            outputs.append(net(to_float(halves[start : start + batch])))
     return torch.cat(outputs)
 
 
@@ -303,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         finder_index = torch.randint(0, len(finder_x), (from_finder,), generator=generator)
         batch_x = torch.cat([train_x[index], finder_x[finder_index]])
         batch_y = torch.cat([train_y[index], finder_y[finder_index]])
-        x = _augment(_to_float(batch_x), generator)
+        x = _augment(to_float(batch_x), generator)
         loss = F.cross_entropy(net(x), batch_y)
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
@@ -338,21 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     runs.mkdir(exist_ok=True)
     torch.save(net.state_dict(), runs / f"halves_seed{args.seed}_{int(time.time())}.pt")
     calibrated = Calibrated(net, temperature).eval()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    example = torch.zeros(2, 3, 64, 64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # the legacy exporter is wanted
-        torch.onnx.export(
-            calibrated,
-            (example,),
-            str(args.out),
-            input_names=["halves"],
-            output_names=["logits"],
-            dynamic_axes={"halves": {0: "batch"}, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    _check_export(args.out, calibrated, val_x[:64])
+    export_onnx(calibrated, args.out, ("halves", "logits"), to_float(val_x[:64]), atol=1e-3)
     sidecar = {
         "model": args.out.name,
         "classes": [str(n) for n in range(NOT_A_HALF)] + ["not_a_half"],
@@ -373,27 +357,13 @@ def main(argv: list[str] | None = None) -> int:
         "finder_val_halves": len(finder_val_x),
         "validation": metrics,
         "finder_crop_validation": finder_metrics,
-        "command": "python -m training.train_halves "
-        + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)),
+        "command": command_line("training.train_halves", argv),
     }
     args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
     size_kb = args.out.stat().st_size / 1024
     total = time.monotonic() - started
     print(f"wrote {args.out} ({size_kb:.0f} KB) in {total / 60:.1f} min", flush=True)
     return 0
-
-
-def _check_export(path: Path, model: nn.Module, sample: torch.Tensor) -> None:
-    """The ONNX graph must give the same logits as PyTorch."""
-    import onnxruntime as ort
-
-    x = _to_float(sample)
-    with torch.no_grad():
-        expected = model(x).numpy()
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    (got,) = session.run(None, {"halves": x.numpy()})
-    if not np.allclose(got, expected, atol=1e-3):
-        raise RuntimeError("exported ONNX logits differ from PyTorch")
 
 
 if __name__ == "__main__":

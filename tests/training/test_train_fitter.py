@@ -4,6 +4,8 @@ is installed, as in CI."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -22,3 +24,15 @@ def test_mirrored_and_shifted_views_keep_each_corner_where_the_outline_has_it() 
     offsets = (moved - outline) * size
     assert float(offsets.std(dim=1).max()) < 1e-3
     assert float(offsets.abs().max()) <= 4 + 1e-3
+
+
+def test_an_exported_net_is_checked_against_torch_and_takes_any_batch(tmp_path: Path) -> None:
+    ort = pytest.importorskip("onnxruntime")
+    exporting = pytest.importorskip("training.exporting")
+    net = train_fitter.FitterNet(width=4).eval()
+    path = tmp_path / "fitter.onnx"
+    views = torch.rand(3, 3, 96, 96)
+    exporting.export_onnx(net, path, ("views", "corners"), views, atol=1e-4)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    (corners,) = session.run(None, {"views": torch.rand(5, 3, 96, 96).numpy()})
+    assert corners.shape == (5, 4, 2)

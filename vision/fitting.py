@@ -143,7 +143,7 @@ def fitted_outline(
 
 
 class OutlineFitter:
-    """Fits outlines to faces in one batched model call per photo."""
+    """Fits outlines to faces: one batched model call per round for all of a photo's outlines."""
 
     def __init__(
         self, model_path: Path = DEFAULT_FITTER_MODEL, threads: int = 1, rounds: int = FIT_ROUNDS

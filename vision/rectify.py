@@ -9,6 +9,9 @@ from numpy.typing import NDArray
 CROP_HEIGHT = 64
 CROP_WIDTH = 128
 
+_CANONICAL = np.array(
+    [[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]], dtype=np.float32
+)
 # warpPerspective treats INTER_AREA as bilinear, which aliases pips when a big tile shrinks
 # to 128 px; a tile larger than this factor is first box-filtered down with cv2.resize.
 _MAX_WARP_SHRINK = 1.5
@@ -22,23 +25,14 @@ def rectify_tiles(
     Each quad is (4, 2), clockwise from top-left in image pixels, its first edge long, so
     the tile's long axis lands horizontal and its divider at x = 64.
     """
-    return warp_quads(image_bgr, quads, CROP_WIDTH, CROP_HEIGHT)
-
-
-def warp_quads(
-    image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]], width: int, height: int
-) -> NDArray[np.uint8]:
-    """An (N, height, width, 3) uint8 stack: each quad (clockwise from its first corner)
-    warped onto the whole ``width`` x ``height`` crop, its first corner at the top left."""
-    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
-    crops = np.zeros((len(quads), height, width, 3), dtype=np.uint8)
+    crops = np.zeros((len(quads), CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
     for index, quad in enumerate(quads):
-        source, corners = _shrunk_region(image_bgr, np.asarray(quad, dtype=np.float32), width)
-        transform = cv2.getPerspectiveTransform(corners, target)
+        source, corners = _shrunk_region(image_bgr, np.asarray(quad, dtype=np.float32))
+        transform = cv2.getPerspectiveTransform(corners, _CANONICAL)
         crops[index] = cv2.warpPerspective(
             source,
             transform,
-            (width, height),
+            (CROP_WIDTH, CROP_HEIGHT),
             flags=cv2.INTER_AREA,
             borderMode=cv2.BORDER_REPLICATE,
         )
@@ -46,16 +40,15 @@ def warp_quads(
 
 
 def _shrunk_region(
-    image_bgr: NDArray[np.uint8], quad: NDArray[np.float32], crop_width: int
+    image_bgr: NDArray[np.uint8], quad: NDArray[np.float32]
 ) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-    """The quad's bounding region, area-downscaled when its first edge is much longer than
-    the crop is wide."""
+    """The quad's bounding region, area-downscaled when the tile is much larger than the crop."""
     corners = quad.reshape(4, 2).astype(np.float32)
     long_edge = max(
         float(np.linalg.norm(corners[1] - corners[0])),
         float(np.linalg.norm(corners[2] - corners[3])),
     )
-    shrink = long_edge / crop_width
+    shrink = long_edge / CROP_WIDTH
     if shrink <= _MAX_WARP_SHRINK:
         return image_bgr, corners
     height, width = image_bgr.shape[:2]

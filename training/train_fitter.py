@@ -23,7 +23,7 @@ from torch import nn
 
 from training import fitter_data
 from training.exporting import command_line, export_onnx
-from training.train_halves import conv_block, to_float
+from training.train_halves import colour_jitter, conv_block, to_float
 from vision.fitting import CONTEXT_ACROSS, CONTEXT_ALONG, CONTEXT_SIZE
 
 # Where an outline's own corners lie in the fitter's view (TL, TR, BR, BL).
@@ -91,14 +91,7 @@ def _augment(
     padded = F.pad(x, (4, 4, 4, 4), mode="replicate")
     x = padded[:, :, 4 - dy : 4 - dy + CONTEXT_SIZE, 4 - dx : 4 - dx + CONTEXT_SIZE]
     corners = corners + torch.tensor([dx, dy], dtype=corners.dtype) / CONTEXT_SIZE
-    perm = torch.argsort(rand(b, 3), dim=1)
-    shuffle = rand(b) < 0.5
-    permuted = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
-    x = torch.where(shuffle[:, None, None, None], permuted, x)
-    gains = (1 + (rand(b, 3) - 0.5) * 0.3) * (0.6 + rand(b, 1) * 0.7)
-    offset = (rand(b, 1) - 0.5) * 0.2
-    x = x * gains[:, :, None, None] + offset[:, :, None, None]
-    return x.clamp_(0, 1), corners
+    return colour_jitter(x, generator, darkest=0.6), corners
 
 
 def corner_error(predicted: torch.Tensor, wanted: torch.Tensor) -> torch.Tensor:

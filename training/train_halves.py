@@ -110,11 +110,23 @@ def _augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     flip = rand(b) < 0.5  # mirror top-bottom: the divider stays on the right
     x = torch.where(flip[:, None, None, None], x.flip(2), x)
     # Pip colours differ between sets, so counting must not lean on them.
+    return colour_jitter(x, generator, darkest=0.55)
+
+
+def colour_jitter(x: torch.Tensor, generator: torch.Generator, darkest: float) -> torch.Tensor:
+    """Half the samples' channels shuffled, then each channel's gain jittered by up to 15%
+    about an overall brightness of ``darkest`` .. ``darkest`` + 0.7, and an offset of up to
+    0.1 either way (x: B, 3, H, W in 0..1; clamped back to 0..1)."""
+    b = x.shape[0]
+
+    def rand(*shape: int) -> torch.Tensor:
+        return torch.rand(*shape, generator=generator)
+
     perm = torch.argsort(rand(b, 3), dim=1)
     shuffle = rand(b) < 0.5
     permuted = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
     x = torch.where(shuffle[:, None, None, None], permuted, x)
-    gains = (1 + (rand(b, 3) - 0.5) * 0.3) * (0.55 + rand(b, 1) * 0.7)
+    gains = (1 + (rand(b, 3) - 0.5) * 0.3) * (darkest + rand(b, 1) * 0.7)
     offset = (rand(b, 1) - 0.5) * 0.2
     x = x * gains[:, :, None, None] + offset[:, :, None, None]
     return x.clamp_(0, 1)

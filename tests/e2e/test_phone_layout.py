@@ -75,6 +75,23 @@ def test_scoresheet_reflows_at_320_px_too(page: Page, eight_player_game: dict[st
         assert_no_sideways_scroll(page, 320)
 
 
+def test_round_form_reflows_whatever_the_fonts(
+    page: Page, eight_player_game: dict[str, Any]
+) -> None:
+    """A file input's width comes from the installed fonts; wide ones must not push the form out.
+
+    Big, widely spaced text in the controls stands in for a machine whose fonts are wider.
+    """
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.goto(eight_player_game["edit_url"])
+    page.evaluate(
+        "document.querySelectorAll('input, button').forEach(el => {"
+        " el.style.fontSize = '26px'; el.style.letterSpacing = '0.2em'; })"
+    )
+    open_all_details(page)
+    assert_no_sideways_scroll(page, 320)
+
+
 def test_other_pages_do_not_scroll_sideways(page: Page, eight_player_game: dict[str, Any]) -> None:
     """Home, the setup form and the tile grid of a double-12 set fit a 360-px screen."""
     page.goto(eight_player_game["edit_url"])

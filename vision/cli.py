@@ -1,4 +1,4 @@
-"""Command line: `python -m vision score PHOTO [PHOTO ...] [--blank-scoring RULE]`."""
+"""Command line: `python -m vision score PHOTO [PHOTO ...] [--blank-scoring RULE] [--set-max N]`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import cv2
 
 from companion.rules import CHOICES
 from vision.decode import PhotoError
+from vision.halves import MAX_PIPS
 from vision.pipeline import HandReader, score_reading
 
 BLANK_SCORING_CHOICES: tuple[str, ...] = tuple(
@@ -38,12 +39,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="how blanks count in the hand's points (default: pips)",
     )
     score.add_argument(
+        "--set-max",
+        type=_set_max,
+        default=None,
+        metavar="N",
+        help=(
+            "the set's highest half (12 for double-12): no half above it is reported; a reading"
+            " the set cannot hold is read as the likeliest one it can, or dropped"
+        ),
+    )
+    score.add_argument(
         "--threads", type=int, default=1, help="inference threads for the model (default: 1)"
     )
     return parser
 
 
-def score_photo(reader: HandReader, path: str, blank_scoring: str) -> dict[str, Any]:
+def _set_max(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if not 0 <= value <= MAX_PIPS:
+        raise argparse.ArgumentTypeError(f"must be between 0 and {MAX_PIPS}")
+    return value
+
+
+def score_photo(
+    reader: HandReader, path: str, blank_scoring: str, set_max: int | None = None
+) -> dict[str, Any]:
     """The contract's JSON object for one photo (an error object if it cannot be read)."""
     started = time.perf_counter()
     try:
@@ -55,7 +78,7 @@ def score_photo(reader: HandReader, path: str, blank_scoring: str) -> dict[str, 
     except OSError as exc:
         return {"image": path, "error": f"cannot open the file ({exc.strerror or exc})"}
     try:
-        reading = reader.read(data)
+        reading = reader.read(data, max_pips=set_max)
     except PhotoError as exc:
         return {"image": path, "error": str(exc)}
     except (cv2.error, MemoryError):
@@ -93,7 +116,7 @@ def main(
         return 2
     failed = False
     for path in args.photos:
-        result = score_photo(reader, path, args.blank_scoring)
+        result = score_photo(reader, path, args.blank_scoring, args.set_max)
         failed = failed or "error" in result
         stream.write(json.dumps(result) + "\n")
         stream.flush()

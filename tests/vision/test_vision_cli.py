@@ -175,3 +175,30 @@ def test_a_missing_model_is_one_clear_error(
     assert main(["score", str(photo)], out=out, reader=reader) == 2
     assert out.getvalue() == ""
     assert "tile reader is not available" in capsys.readouterr().err
+
+
+def test_set_max_reports_no_half_the_set_cannot_hold(tmp_path: Path) -> None:
+    """A double-15 hand read as a double-9 game: every half above 9 is read as the likeliest
+    count a double-9 set holds, or the tile is dropped; none is reported above 9."""
+    from training.synth import render_scene
+
+    scenes = (render_scene(seed, set_max=15) for seed in range(40))
+    scene = next(scene for scene in scenes if sum(max(t.pips) > 9 for t in scene.tiles) >= 2)
+    path = tmp_path / "double-15.png"
+    path.write_bytes(png_bytes(scene.image))
+    reader = HandReader()
+    _, unlimited = _run(["score", str(path)], reader)
+    _, nine = _run(["score", str(path), "--set-max", "9"], reader)
+    assert any(max(tile["pips"]) > 9 for tile in unlimited[0]["tiles"])
+    assert nine[0]["tiles"], "the tiles a double-9 set holds are still read"
+    assert all(max(tile["pips"]) <= 9 for tile in nine[0]["tiles"])
+
+
+@pytest.mark.parametrize("value", ["-1", "19", "twelve", "12.5"])
+def test_an_impossible_set_max_is_a_usage_error(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", "x.jpg", "--set-max", value], out=io.StringIO())
+    assert exit_info.value.code == 2
+    assert "--set-max" in capsys.readouterr().err

@@ -124,9 +124,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    reader = HandReader(threads=args.threads)
     try:
-        reader.load()
+        reader = HandReader(threads=args.threads)
     except FileNotFoundError as exc:
         print(f"cannot run: {exc}")
         return 1

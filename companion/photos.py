@@ -117,6 +117,7 @@ _readers_lock = threading.Lock()
 
 
 def _hand_reader(path: Path, max_pixels: int) -> HandReader:
+    from vision.models import ModelPaths, ModelSet
     from vision.pipeline import HandReader
 
     finder = finder_path()
@@ -127,23 +128,21 @@ def _hand_reader(path: Path, max_pixels: int) -> HandReader:
     with _readers_lock:
         reader = _readers.get(key)
         if reader is None:
-            candidate = HandReader(
-                model_path=path,
-                finder_path=finder,
-                close_up_finder_path=close_up,
-                face_down_check_path=face_down,
-                outline_fitter_path=fitter,
-                threads=1,
-                max_pixels=max_pixels,
+            paths = ModelPaths(
+                tile_finder=finder,
+                half_reader=path,
+                close_up_finder=close_up,
+                face_down_check=face_down,
+                outline_fitter=fitter,
             )
             try:
-                # Load the model now, so a missing or broken file is reported as unavailable
-                # rather than as a failure halfway through a photo.
-                candidate.load()
+                # Every model is loaded now, so a missing or broken file is reported as
+                # unavailable rather than as a failure halfway through a photo.
+                models = ModelSet.load(paths, threads=1)
             except Exception as error:  # onnxruntime raises its own exception types
                 current_app.logger.warning("Photo reading unavailable: %s", error)
                 raise PhotoReadingUnavailable() from error
-            _readers[key] = reader = candidate
+            _readers[key] = reader = HandReader(models, max_pixels=max_pixels)
     return reader
 
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from training.score_classes import class_photos
 from training.score_pipeline import Tally
-from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
+from vision.finder import DEFAULT_CLOSE_UP_MODEL
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 
 FIRST_SEED = 8_700_000
@@ -46,8 +47,13 @@ Rule = Callable[[Readings], bool]
 def collect(scenes: int, close_up_model: Path = DEFAULT_CLOSE_UP_MODEL) -> list[Readings]:
     """Both readings of ``scenes`` rendered photos of each class."""
     # Each reader alone: the usual one without a close-up look, the other with only that.
-    usual = HandReader(tile_finder=TileFinder())
-    close_up = HandReader(tile_finder=TileFinder(close_up_model))
+    # (The rule was chosen before the outline fitter; both read along the finders' outlines.)
+    usual = HandReader(ModelSet.load(ModelPaths(close_up_finder=None, outline_fitter=None)))
+    close_up = HandReader(
+        ModelSet.load(
+            ModelPaths(tile_finder=close_up_model, close_up_finder=None, outline_fitter=None)
+        )
+    )
     rows: list[Readings] = []
     for kind, truth, photo in class_photos(scenes, FIRST_SEED):
         rows.append(

@@ -32,7 +32,8 @@ from vision.halves import (
     FaceDownCheck,
     HalfReader,
 )
-from vision.pipeline import READ_LONG_SIDE, FoundTileLike, HandReader, TileFinderLike
+from vision.models import FoundTileLike, ModelSet, TileFinderLike
+from vision.pipeline import READ_LONG_SIDE, HandReader
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "dev"
 
@@ -242,11 +243,13 @@ def evaluate(
         None
         if finder_only
         else HandReader(
-            HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads),
-            tile_finder=_CountingFinder(tile_finder, located_now),
-            close_up_finder=close_up,
-            face_down_check=face_down,
-            outline_fitter=fitter,
+            ModelSet(
+                tile_finder=_CountingFinder(tile_finder, located_now),
+                half_reader=HalfReader(reader_model or DEFAULT_HALF_MODEL, threads=threads),
+                close_up_finder=close_up,
+                face_down_check=face_down,
+                outline_fitter=fitter,
+            )
         )
     )
     results: list[PhotoResult] = []

@@ -26,8 +26,9 @@ import cv2
 
 from training.score_pipeline import Tally
 from training.synth import render_scene
-from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
-from vision.halves import DEFAULT_HALF_MODEL, HalfReader
+from vision.finder import DEFAULT_FINDER_MODEL
+from vision.halves import DEFAULT_HALF_MODEL
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 
 FIRST_SEED = 7_700_000
@@ -41,8 +42,15 @@ CLASSES: dict[str, dict[str, Any]] = {
     "low": {"low_view": True},
     "pale": {"pale_table": True, "n_tiles": (2, 8)},
     "end-backs": {"printed_backs": True, "printed_at_end": True, "n_tiles": (2, 8)},
+    # A table seen whole: 20 to 45 small tiles, many in lines, in a 12-MP photo.
+    "tables": {
+        "size": (4032, 3024),
+        "n_tiles": (20, 45),
+        "tile_share": (0.025, 0.045),
+        "max_tilt_deg": 25.0,
+    },
 }
-"""Class name: the render_scene options that draw it."""
+"""Class name: the render_scene options that draw it (at SIZE unless they name a size)."""
 
 
 def class_photos(
@@ -53,7 +61,7 @@ def class_photos(
     for offset, (name, options) in enumerate(CLASSES.items()):
         first = first_seed + offset * 100_000
         for seed in range(first, first + scenes):
-            scene = render_scene(seed, size=SIZE, **options)
+            scene = render_scene(seed, **{"size": SIZE, **options})
             ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             if not ok:
                 raise RuntimeError(f"could not encode scene {seed}")
@@ -71,12 +79,14 @@ def score(
     (without ``close_up``, photos with few tiles found are not read again; ``reader_model``:
     another half reader than the committed one; without ``face_down_check``, no second opinion
     on printed backs; ``finder_model``: another usual finder than the committed one)."""
-    finder = None if close_up else TileFinder(finder_model or DEFAULT_FINDER_MODEL)
-    half_reader = None if face_down_check else HalfReader(reader_model or DEFAULT_HALF_MODEL)
-    reader = HandReader(
-        half_reader, tile_finder=finder, model_path=reader_model, finder_path=finder_model
+    defaults = ModelPaths()
+    paths = ModelPaths(
+        tile_finder=finder_model or DEFAULT_FINDER_MODEL,
+        half_reader=reader_model or DEFAULT_HALF_MODEL,
+        close_up_finder=defaults.close_up_finder if close_up else None,
+        face_down_check=defaults.face_down_check if face_down_check else None,
     )
-    reader.load()
+    reader = HandReader(ModelSet.load(paths))
     tallies = {name: Tally() for name in CLASSES}
     for name, truth, photo in class_photos(scenes):
         tally = tallies[name]

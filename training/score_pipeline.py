@@ -16,13 +16,14 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 
 from training.finder_crops_data import training_scene
 from training.scenes_data import is_low_view
 from vision.finder import TileFinder
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 
 FIRST_SEED = 3_900_000
@@ -49,8 +50,9 @@ class Tally:
 
 def score(scenes: int, second_look: bool = True) -> dict[str, Tally]:
     """Tallies of the pipeline's readings of ``scenes`` rendered hands."""
-    reader = HandReader(tile_finder=TileFinder(second_look=second_look))
-    reader.load()
+    # The usual finder alone, read along its own outlines, as when this score was first kept.
+    models = ModelSet.load(ModelPaths(close_up_finder=None, outline_fitter=None))
+    reader = HandReader(replace(models, tile_finder=TileFinder(second_look=second_look)))
     tallies = {"usual": Tally(), "low": Tally()}
     for seed in range(FIRST_SEED, FIRST_SEED + scenes):
         scene = training_scene(seed)

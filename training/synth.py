@@ -1132,8 +1132,13 @@ def render_scene(
     leaning: bool = False,
     pale_table: bool = False,
     printed_at_end: bool = False,
+    tile_share: tuple[float, float] | None = None,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
+
+    ``tile_share`` (low, high) sets a tile's long side as a share of the picture's width,
+    overriding the sizes the other options choose: (0.025, 0.04) draws the many small tiles of
+    a table seen whole.
 
     ``n_tiles`` bounds the number of listed (face-up, fully visible) tiles; face-down and
     frame-cut tiles come on top of that. ``style`` picks a family from STYLE_FAMILIES.
@@ -1194,6 +1199,9 @@ def render_scene(
         # The more tiles wanted, the smaller they are drawn, so that they fit.
         biggest = short / (3.2 + 1.1 * math.sqrt(max(target, 1)))
         smallest = min(biggest, max(24.0, short / 28))
+    if tile_share is not None:
+        smallest = tile_share[0] * width / tile_style.aspect
+        biggest = tile_share[1] * width / tile_style.aspect
     unit_px = float(math.exp(rng.uniform(math.log(smallest), math.log(biggest))))
 
     for _attempt in range(6):

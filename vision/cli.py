@@ -15,6 +15,7 @@ import cv2
 from companion.rules import CHOICES
 from vision.decode import PhotoError
 from vision.halves import MAX_PIPS
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader, score_reading
 
 BLANK_SCORING_CHOICES: tuple[str, ...] = tuple(
@@ -99,21 +100,26 @@ def main(
     argv: Sequence[str] | None = None,
     out: TextIO | None = None,
     reader: HandReader | None = None,
+    paths: ModelPaths | None = None,
 ) -> int:
-    """Run the command line; returns the exit status (1 if any photo could not be read)."""
+    """Run the command line; returns the exit status (1 if any photo could not be read).
+
+    Without ``reader``, one is built from the models at ``paths`` (the committed ones)."""
     stream = out if out is not None else sys.stdout
     args = build_parser().parse_args(argv)
     if args.threads < 1:
         print("python -m vision: error: --threads must be 1 or more", file=sys.stderr)
         return 2
     if reader is None:
-        reader = HandReader(threads=args.threads)
-    try:
-        # Load the model before the first photo, so no photo's `ms` includes it.
-        reader.load()
-    except (FileNotFoundError, ImportError) as exc:
-        print(f"python -m vision: error: the tile reader is not available ({exc})", file=sys.stderr)
-        return 2
+        try:
+            # Every model is loaded before the first photo, so no photo's `ms` includes it.
+            reader = HandReader(ModelSet.load(paths, threads=args.threads))
+        except (FileNotFoundError, ImportError) as exc:
+            print(
+                f"python -m vision: error: the tile reader is not available ({exc})",
+                file=sys.stderr,
+            )
+            return 2
     failed = False
     for path in args.photos:
         result = score_photo(reader, path, args.blank_scoring, args.set_max)

@@ -4,8 +4,10 @@
     found = finder.find(image_bgr)           # list[FoundTile], corners in image pixels
 
 The network's input and output are explained, and handled, in :mod:`vision.finding`; this
-module runs it. Each face found is then looked at a second time, on a zoomed crop of the full
-photo, and outlined and scored again there (SECOND_LOOK_ZOOM).
+module runs it. A photo in which the first look sees many small faces (a table seen whole) is
+looked at again at three times the size (FINE_LOOK_SIDE). Each face found is then looked at a
+second time, on a zoomed crop of the full photo, and outlined and scored again there
+(SECOND_LOOK_ZOOM).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.finding import (
+    FINE_LOOK_HINT_SCORE,
+    FINE_LOOK_SIDE,
     INPUT_LONG_SIDE,
     INPUT_MULTIPLE,
     MIN_SCORE,
@@ -27,9 +31,11 @@ from vision.finding import (
     best_match,
     decode,
     inside_original,
+    merged_looks,
     pad_to,
     preprocess,
     second_look_window,
+    wants_fine_look,
     with_border,
 )
 from vision.session import open_session
@@ -50,7 +56,11 @@ class TileFinder:
     """Runs the finder network; fails at construction if the model file is missing."""
 
     def __init__(
-        self, model_path: Path = DEFAULT_FINDER_MODEL, threads: int = 1, second_look: bool = True
+        self,
+        model_path: Path = DEFAULT_FINDER_MODEL,
+        threads: int = 1,
+        second_look: bool = True,
+        fine_look: bool = True,
     ) -> None:
         self._session = open_session(model_path, threads, "tile finder")
         model_input = self._session.get_inputs()[0]
@@ -59,6 +69,7 @@ class TileFinder:
         """False for a model exported with its batch fixed to 1 (before training.dynamic_batch):
         then the second look runs one crop at a time."""
         self.second_look = second_look
+        self.fine_look = fine_look
 
     def find(
         self,
@@ -73,13 +84,22 @@ class TileFinder:
         it: a tile photographed so close that it fills the frame then looks like a tile on a
         table, which is what the network knows.
 
+        With ``fine_look`` (the default), a photo in which the first look sees many small faces
+        is looked at again at FINE_LOOK_SIDE and the two looks' faces merged.
+
         With ``second_look`` (the default), each face is then outlined and scored again on a
         zoomed crop of the photo (SECOND_LOOK_ZOOM).
         """
-        found = self._find(image_bgr, min_score, cut=cut)
+        height, width = image_bgr.shape[:2]
+        output, scale = self._look(image_bgr, INPUT_LONG_SIDE)
+        found = decode(output, scale, (width, height), min_score, cut=cut)
+        if self.fine_look and max(height, width) > INPUT_LONG_SIDE:
+            weak = decode(output, scale, (width, height), FINE_LOOK_HINT_SCORE)
+            if wants_fine_look(weak, scale):
+                fine_side = min(FINE_LOOK_SIDE, max(height, width))
+                found = merged_looks(found, self._find(image_bgr, min_score, fine_side), scale)
         if not found:
             framed, pad = with_border(image_bgr)
-            height, width = image_bgr.shape[:2]
             found = inside_original(self._find(framed, min_score), pad, width, height)
         if not self.second_look:
             return found
@@ -137,7 +157,14 @@ class TileFinder:
         long_side: int = INPUT_LONG_SIDE,
         cut: list[FoundTile] | None = None,
     ) -> list[FoundTile]:
+        output, scale = self._look(image_bgr, long_side)
+        height, width = image_bgr.shape[:2]
+        return decode(output, scale, (width, height), min_score, cut=cut)
+
+    def _look(
+        self, image_bgr: NDArray[np.uint8], long_side: int
+    ) -> tuple[NDArray[np.float32], float]:
+        """The network's maps for the photo shrunk to ``long_side``, and that scale."""
         tensor, scale = preprocess(image_bgr, long_side)
         (output,) = self._session.run(None, {self._input: tensor})
-        height, width = image_bgr.shape[:2]
-        return decode(np.asarray(output, np.float32), scale, (width, height), min_score, cut=cut)
+        return np.asarray(output, np.float32), scale

@@ -53,6 +53,22 @@ SECOND_LOOK_MATCH = 0.3
 this IoU; otherwise the first look stands."""
 
 
+FINE_LOOK_SIDE = 1536
+"""A photo of many small tiles (a table seen whole, each tile a few percent of the photo's
+width) is looked at again with its long side at this size, three times the first look's: its
+tiles are then drawn 40 to 70 px long, as big as the scenes the finder was trained on show
+them. On rendered tables of small tiles (tile_share 0.025..0.045 of the width) the first look
+alone reads 82 of 209 tiles right, with the fine look 197 (models/MODEL_CARD.md)."""
+SMALL_FACE_SIDE = 24.0
+"""A face whose long side is shorter than this in the first look's input (pixels) is small:
+the finder was trained on faces from about 28 px long up."""
+SMALL_FACES_FOR_FINE_LOOK = 3
+FINE_LOOK_HINT_SCORE = 0.1
+"""The fine look is wanted when the first look sees at least SMALL_FACES_FOR_FINE_LOOK small
+faces, counting those it only half believes (peaks down to this score): small tiles are
+exactly the ones the first look scores low or misses. Set beforehand, not tuned on dev."""
+
+
 @dataclass(frozen=True)
 class FoundTile:
     """One face the finder believes is a face-up tile."""
@@ -349,6 +365,37 @@ def same_place_suppressed(
             continue
         kept.append(index)
     return kept
+
+
+def long_side(corners: NDArray[np.float32]) -> float:
+    """The longest edge of an outline, in its own pixels."""
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max())
+
+
+def wants_fine_look(candidates: Sequence[FoundTile], scale: float) -> bool:
+    """Whether the first look (at ``scale`` = input pixels per photo pixel) saw enough small
+    faces, believed or not, to look at the photo again at FINE_LOOK_SIDE."""
+    small = sum(
+        1
+        for face in candidates
+        if face.score >= FINE_LOOK_HINT_SCORE and long_side(face.corners) * scale < SMALL_FACE_SIDE
+    )
+    return small >= SMALL_FACES_FOR_FINE_LOOK
+
+
+def merged_looks(
+    first: Sequence[FoundTile], fine: Sequence[FoundTile], scale: float
+) -> list[FoundTile]:
+    """The faces of two looks at one photo, best first, each place outlined once: where both
+    looks found a face the better scored outline stands. Of the fine look's faces only the
+    small ones count (at most twice SMALL_FACE_SIDE at the first look's ``scale``): the fine
+    look is there for them, and a big tile seen three times larger than the finder was
+    trained on is best outlined by the first look."""
+    small = [face for face in fine if long_side(face.corners) * scale < 2 * SMALL_FACE_SIDE]
+    ranked = sorted([*first, *small], key=lambda face: -face.score)
+    kept = same_place_suppressed([face.corners for face in ranked], covered_limit=1.0)
+    return [ranked[index] for index in kept]
 
 
 def _inside_shrunk(point: NDArray[np.float32], quad: NDArray[np.float32], factor: float) -> bool:

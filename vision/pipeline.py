@@ -15,11 +15,10 @@ training/classical_finder.py.)
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +29,7 @@ from vision.finder import TileFinder
 from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
 from vision.geometry import order_corners
 from vision.halves import TileRead
+from vision.models import FoundTileLike, ModelSet, TileFinderLike, TileReadLike
 from vision.rectify import rectify_tiles
 from vision.types import DetectedTile, HandReading
 
@@ -77,165 +77,27 @@ outline. It is read whole as one tile face, and kept only if the reader is quite
 (ONE_TILE_IS_TILE) that it shows a face-up domino."""
 
 
-class FoundTileLike(Protocol):
-    """What the pipeline needs from one found tile (vision.finding.FoundTile)."""
-
-    @property
-    def corners(self) -> NDArray[np.float32]: ...
-
-    @property
-    def score(self) -> float: ...
-
-
-class TileFinderLike(Protocol):
-    """Outlines the face-up tiles in a BGR photo."""
-
-    def find(self, image_bgr: NDArray[np.uint8]) -> Sequence[FoundTileLike]: ...
-
-
-class TileReadLike(Protocol):
-    """What the pipeline needs from one read (vision.halves.TileRead)."""
-
-    @property
-    def pips(self) -> tuple[int, int]: ...
-
-    @property
-    def confidence(self) -> float: ...
-
-    @property
-    def is_tile(self) -> float: ...
-
-    @property
-    def alternatives(self) -> Sequence[tuple[tuple[int, int], float]]: ...
-
-
-class FaceDownCheckLike(Protocol):
-    """Says how likely each crop is to show a tile's face (vision.halves.FaceDownCheck)."""
-
-    def face_up(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]: ...
-
-
-class OutlineFitterLike(Protocol):
-    """Fits outlines to the faces they lie on (vision.fitting.OutlineFitter)."""
-
-    def fit(
-        self, image_bgr: NDArray[np.uint8], quads: list[NDArray[np.float32]]
-    ) -> list[NDArray[np.float32]]: ...
-
-
-class HalfReaderLike(Protocol):
-    """Reads a batch of canonical (N, 64, 128, 3) crops in one model call."""
-
-    def read(
-        self, crops: NDArray[np.uint8], max_pips: int | None = None
-    ) -> Sequence[TileReadLike]: ...
-
-
 class HandReader:
-    """Reads hands from photo bytes; holds one model session for many photos."""
+    """Reads hands from photo bytes with one set of models, loaded once, for many photos."""
 
     def __init__(
         self,
-        half_reader: HalfReaderLike | None = None,
+        models: ModelSet | None = None,
         *,
-        tile_finder: TileFinderLike | None = None,
-        close_up_finder: TileFinderLike | None = None,
-        face_down_check: FaceDownCheckLike | None = None,
-        outline_fitter: OutlineFitterLike | None = None,
-        model_path: Path | None = None,
-        finder_path: Path | None = None,
-        close_up_finder_path: Path | None = None,
-        face_down_check_path: Path | None = None,
-        outline_fitter_path: Path | None = None,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
     ) -> None:
-        self._half_reader = half_reader
-        self._tile_finder = tile_finder
-        self._model_path = model_path
-        self._finder_path = finder_path
-        self._close_up_finder = close_up_finder
-        # A caller that brings its own finder gets no close-up look unless it brings that too.
-        self._close_up_wanted = close_up_finder is not None or tile_finder is None
-        self._close_up_finder_path = close_up_finder_path
-        self._face_down_check = face_down_check
-        # Likewise a caller's own half reader gets no face-down check unless it brings one.
-        self._face_down_wanted = face_down_check is not None or half_reader is None
-        self._face_down_check_path = face_down_check_path
-        self._outline_fitter = outline_fitter
-        # And a caller's own finder gets its outlines as they are unless it brings a fitter.
-        self._fitter_wanted = outline_fitter is not None or tile_finder is None
-        self._outline_fitter_path = outline_fitter_path
-        self._threads = threads
+        """Without ``models``, every committed model is loaded now (FileNotFoundError names a
+        missing one), with ``threads`` inference threads each."""
+        self.models = models if models is not None else ModelSet.load(threads=threads)
         self._max_pixels = max_pixels
-
-    @property
-    def half_reader(self) -> HalfReaderLike:
-        """The learned half reader, loaded on first use (fails fast if the model is missing)."""
-        if self._half_reader is None:
-            from vision.halves import DEFAULT_HALF_MODEL, HalfReader
-
-            path = self._model_path if self._model_path is not None else DEFAULT_HALF_MODEL
-            self._half_reader = HalfReader(path, threads=self._threads)
-        return self._half_reader
-
-    @property
-    def tile_finder(self) -> TileFinderLike:
-        """The learned tile finder, loaded on first use (fails fast if the model is missing)."""
-        if self._tile_finder is None:
-            from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
-
-            path = self._finder_path if self._finder_path is not None else DEFAULT_FINDER_MODEL
-            self._tile_finder = TileFinder(path, threads=self._threads)
-        return self._tile_finder
-
-    @property
-    def close_up_finder(self) -> TileFinderLike | None:
-        """The finder for close-ups (CLOSE_UP_TILES), loaded on first use (fails fast if the
-        model is missing); None when the caller gave a tile finder and no close-up finder."""
-        if self._close_up_finder is None and self._close_up_wanted:
-            from vision.finder import DEFAULT_CLOSE_UP_MODEL, TileFinder
-
-            path = self._close_up_finder_path or DEFAULT_CLOSE_UP_MODEL
-            self._close_up_finder = TileFinder(path, threads=self._threads)
-        return self._close_up_finder
-
-    @property
-    def face_down_check(self) -> FaceDownCheckLike | None:
-        """The face-down check, loaded on first use (fails fast if the model is missing); None
-        when the caller gave a half reader and no check."""
-        if self._face_down_check is None and self._face_down_wanted:
-            from vision.halves import DEFAULT_FACE_DOWN_MODEL, FaceDownCheck
-
-            path = self._face_down_check_path or DEFAULT_FACE_DOWN_MODEL
-            self._face_down_check = FaceDownCheck(path, threads=self._threads)
-        return self._face_down_check
-
-    @property
-    def outline_fitter(self) -> OutlineFitterLike | None:
-        """The outline fitter, loaded on first use (fails fast if the model is missing); None
-        when the caller gave a tile finder and no fitter."""
-        if self._outline_fitter is None and self._fitter_wanted:
-            from vision.fitting import DEFAULT_FITTER_MODEL, OutlineFitter
-
-            path = self._outline_fitter_path or DEFAULT_FITTER_MODEL
-            self._outline_fitter = OutlineFitter(path, threads=self._threads)
-        return self._outline_fitter
-
-    def load(self) -> None:
-        """Load every model now, so a missing one is reported before any photo is read."""
-        self.tile_finder  # noqa: B018
-        self.close_up_finder  # noqa: B018
-        self.half_reader  # noqa: B018
-        self.face_down_check  # noqa: B018
-        self.outline_fitter  # noqa: B018
 
     def _face_up(self, crops: NDArray[np.uint8], reads: Sequence[TileReadLike]) -> list[float]:
         """How sure the pipeline is that each crop is a face-up tile: the reader's "is a tile",
         lowered where the face-down check sees no face (a printed back, whose letters the
         reader took for pips)."""
         is_tile = [read.is_tile for read in reads]
-        check = self.face_down_check
+        check = self.models.face_down_check
         if check is None:
             return is_tile
         face_up = check.face_up(crops)
@@ -245,7 +107,7 @@ class HandReader:
         height, width = photo.pixels.shape[:2]
         quad = whole_photo_quad(width, height)
         crops = rectify_tiles(photo.pixels, [quad])
-        (read,) = self.half_reader.read(crops, max_pips)
+        (read,) = self.models.half_reader.read(crops, max_pips)
         (face_up,) = self._face_up(crops, [read])
         if face_up < ONE_TILE_IS_TILE:
             return []
@@ -291,21 +153,21 @@ class HandReader:
         around."""
         quads = [face.corners for face in found]
         scores = [face.score for face in found]
-        fitter = self.outline_fitter
+        fitter = self.models.outline_fitter
         if fitter is None:
             crops = rectify_tiles(photo.pixels, quads)
-            reads = self.half_reader.read(crops, max_pips)
+            reads = self.models.half_reader.read(crops, max_pips)
             face_up = self._face_up(crops, reads)
             return quads, reads, face_up, _beliefs(scores, face_up)
         fitted = fitter.fit(photo.pixels, quads)
         crops = rectify_tiles(photo.pixels, fitted)
-        reads = list(self.half_reader.read(crops, max_pips))
+        reads = list(self.models.half_reader.read(crops, max_pips))
         face_up = self._face_up(crops, reads)
         belief = _beliefs(scores, face_up)
         doubted = [index for index, value in enumerate(belief) if value < MIN_TILE_BELIEF]
         if doubted:
             own_crops = rectify_tiles(photo.pixels, [quads[index] for index in doubted])
-            own_reads = self.half_reader.read(own_crops, max_pips)
+            own_reads = self.models.half_reader.read(own_crops, max_pips)
             own_face_up = self._face_up(own_crops, own_reads)
             for position, index in enumerate(doubted):
                 own_belief = scores[index] * own_face_up[position]
@@ -331,7 +193,7 @@ class HandReader:
         if not unsure:
             return steadied
         turned = [turned_outline(quads[index], turn) for index in unsure for turn in STEADY_TURNS]
-        again = self.half_reader.read(rectify_tiles(photo.pixels, turned), max_pips)
+        again = self.models.half_reader.read(rectify_tiles(photo.pixels, turned), max_pips)
         per_tile = len(STEADY_TURNS)
         for position, index in enumerate(unsure):
             others = again[position * per_tile : (position + 1) * per_tile]
@@ -345,8 +207,8 @@ class HandReader:
         """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        tiles, hints = self._read_with(self.tile_finder, photo, max_pips)
-        close_up_finder = self.close_up_finder
+        tiles, hints = self._read_with(self.models.tile_finder, photo, max_pips)
+        close_up_finder = self.models.close_up_finder
         if len(tiles) <= CLOSE_UP_TILES and close_up_finder is not None:
             close_tiles, close_hints = self._read_with(close_up_finder, photo, max_pips)
             if len(close_tiles) >= len(tiles):
@@ -499,14 +361,22 @@ def _photo_corners(
 
 
 _default_reader: HandReader | None = None
+_default_reader_lock = threading.Lock()
 
 
-def read_hand(data: bytes) -> HandReading:
-    """Read a hand from photo bytes with the shared default reader."""
+def default_reader() -> HandReader:
+    """The shared reader with every committed model, built once even when several threads
+    ask for it at the same moment (each would otherwise load the five models)."""
     global _default_reader
-    if _default_reader is None:
-        _default_reader = HandReader()
-    return _default_reader.read(data)
+    with _default_reader_lock:
+        if _default_reader is None:
+            _default_reader = HandReader()
+        return _default_reader
+
+
+def read_hand(data: bytes, max_pips: int | None = None) -> HandReading:
+    """Read a hand from photo bytes with the shared default reader."""
+    return default_reader().read(data, max_pips)
 
 
 def score_reading(reading: HandReading, blank_scoring: str = "pips") -> int:

@@ -14,9 +14,10 @@ import pytest
 from vision_scenes import png_bytes, table
 
 from training.synth import render_scene
-from vision.finder import DEFAULT_CLOSE_UP_MODEL, DEFAULT_FINDER_MODEL, TileFinder
+from vision.finder import DEFAULT_CLOSE_UP_MODEL, DEFAULT_FINDER_MODEL
 from vision.finding import FoundTile
 from vision.halves import DEFAULT_HALF_MODEL
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import CLOSE_UP_TILES, HandReader
 
 
@@ -66,7 +67,9 @@ PHOTO = png_bytes(table(400, 800))
 
 
 def _reader(usual: PlacedFinder, close_up: PlacedFinder) -> HandReader:
-    return HandReader(NumberingReader(), tile_finder=usual, close_up_finder=close_up)
+    return HandReader(
+        ModelSet(half_reader=NumberingReader(), tile_finder=usual, close_up_finder=close_up)
+    )
 
 
 def test_a_photo_with_few_tiles_found_is_read_again_and_the_fuller_reading_kept() -> None:
@@ -92,20 +95,15 @@ def test_a_fuller_hand_is_read_once() -> None:
     assert len(reading.tiles) == CLOSE_UP_TILES + 1
 
 
-def test_a_caller_bringing_its_own_finder_gets_no_close_up_look() -> None:
-    reader = HandReader(NumberingReader(), tile_finder=PlacedFinder(1))
-    assert reader.close_up_finder is None
+def test_a_model_set_without_a_close_up_finder_looks_once() -> None:
+    reader = HandReader(ModelSet(half_reader=NumberingReader(), tile_finder=PlacedFinder(1)))
+    assert reader.models.close_up_finder is None
     assert len(reader.read(PHOTO).tiles) == 1
 
 
 def test_a_missing_close_up_model_is_reported_when_loading(tmp_path: Path) -> None:
-    reader = HandReader(
-        NumberingReader(),
-        finder_path=DEFAULT_FINDER_MODEL,
-        close_up_finder_path=tmp_path / "missing.onnx",
-    )
     with pytest.raises(FileNotFoundError, match="missing.onnx"):
-        reader.load()
+        ModelSet.load(ModelPaths(close_up_finder=tmp_path / "missing.onnx"))
 
 
 def _close_ups(count: int) -> Sequence[tuple[bytes, Counter[tuple[int, int]]]]:
@@ -127,7 +125,8 @@ def _close_ups(count: int) -> Sequence[tuple[bytes, Counter[tuple[int, int]]]]:
 )
 def test_rendered_close_ups_are_read_better_with_the_close_up_look() -> None:
     with_look = HandReader()
-    without = HandReader(tile_finder=TileFinder())
+    # The usual finder alone, along its own outlines, as when the close-up look was added.
+    without = HandReader(ModelSet.load(ModelPaths(close_up_finder=None, outline_fitter=None)))
     right_with = right_without = wanted = 0
     for photo, truth in _close_ups(20):
         wanted += truth.total()

@@ -23,6 +23,7 @@ from vision.halves import (
     HalfReader,
     shows_a_face,
 )
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import MIN_TILE_BELIEF, HandReader
 
 MODELS = (DEFAULT_FINDER_MODEL, DEFAULT_CLOSE_UP_MODEL, DEFAULT_HALF_MODEL, DEFAULT_FACE_DOWN_MODEL)
@@ -83,7 +84,9 @@ PHOTO = png_bytes(table(400, 800))
 
 def test_a_crop_the_check_calls_face_down_is_not_counted_but_shown_as_a_hint() -> None:
     check = SaysFirstIsFaceDown()
-    reader = HandReader(NumberingReader(), tile_finder=PlacedFinder(5), face_down_check=check)
+    reader = HandReader(
+        ModelSet(half_reader=NumberingReader(), tile_finder=PlacedFinder(5), face_down_check=check)
+    )
     reading = reader.read(PHOTO)
     assert check.calls == 1
     # NumberingReader reads crop n as (n+1)-(n+1); the first one is face down.
@@ -92,16 +95,15 @@ def test_a_crop_the_check_calls_face_down_is_not_counted_but_shown_as_a_hint() -
     assert min(x for x, _ in reading.hints[0]) == 20  # where the first tile was outlined
 
 
-def test_a_caller_bringing_its_own_half_reader_gets_no_check_unless_it_brings_one() -> None:
-    reader = HandReader(NumberingReader(), tile_finder=PlacedFinder(5))
-    assert reader.face_down_check is None
+def test_a_model_set_without_a_face_down_check_counts_every_read_tile() -> None:
+    reader = HandReader(ModelSet(half_reader=NumberingReader(), tile_finder=PlacedFinder(5)))
+    assert reader.models.face_down_check is None
     assert len(reader.read(PHOTO).tiles) == 5
 
 
 def test_a_missing_face_down_model_is_reported_when_loading(tmp_path: Path) -> None:
-    reader = HandReader(face_down_check_path=tmp_path / "missing.onnx")
     with pytest.raises(FileNotFoundError, match="face-down check model not found"):
-        reader.load()
+        ModelSet.load(ModelPaths(face_down_check=tmp_path / "missing.onnx"))
 
 
 def _counted(reader: HalfReader, check: FaceDownCheck | None, crops: np.ndarray) -> int:
@@ -129,7 +131,7 @@ def test_printed_backs_stop_counting_and_faces_with_blank_halves_do_not() -> Non
 @needs_models
 def test_rendered_hands_among_printed_backs_get_fewer_false_tiles() -> None:
     checked = HandReader()
-    unchecked = HandReader(HalfReader())
+    unchecked = HandReader(ModelSet.load(ModelPaths(face_down_check=None)))
     false_checked = false_unchecked = right_checked = right_unchecked = 0
     for seed in range(9_620_000, 9_620_030):
         scene = render_scene(seed, size=(1280, 960), printed_backs=True, n_tiles=(2, 8))

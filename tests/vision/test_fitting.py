@@ -27,6 +27,7 @@ from vision.fitting import (
     to_context,
 )
 from vision.geometry import order_corners, outline_iou
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 
 # A tile 100 px long and 50 px wide, its long side along x, middle at (300, 200).
@@ -97,7 +98,9 @@ class SlidingFitter:
 
 def test_the_pipeline_reports_and_reads_the_fitted_outlines() -> None:
     fitter = SlidingFitter()
-    reader = HandReader(NumberingReader(), tile_finder=PlacedFinder(4), outline_fitter=fitter)
+    reader = HandReader(
+        ModelSet(half_reader=NumberingReader(), tile_finder=PlacedFinder(4), outline_fitter=fitter)
+    )
     reading = reader.read(PHOTO)
     assert len(fitter.given) == 4
     assert len(reading.tiles) == 4
@@ -107,9 +110,9 @@ def test_the_pipeline_reports_and_reads_the_fitted_outlines() -> None:
         assert ys[0] == 70 and ys[-1] == 190
 
 
-def test_a_caller_bringing_its_own_finder_gets_its_outlines_as_they_are() -> None:
-    reader = HandReader(NumberingReader(), tile_finder=PlacedFinder(4))
-    assert reader.outline_fitter is None
+def test_a_model_set_without_a_fitter_reads_the_finders_outlines_as_they_are() -> None:
+    reader = HandReader(ModelSet(half_reader=NumberingReader(), tile_finder=PlacedFinder(4)))
+    assert reader.models.outline_fitter is None
     for tile in reader.read(PHOTO).tiles:
         ys = sorted(y for _, y in tile.corners)
         assert ys[0] == 40 and ys[-1] == 160
@@ -139,7 +142,11 @@ WHITE_TILE[30:170, 10:90] = 255
 
 def _white_tile_read(offset: tuple[float, float]) -> list[tuple[int, ...]]:
     reader = HandReader(
-        BrightnessReader(), tile_finder=PlacedFinder(1), outline_fitter=MovingFitter(offset)
+        ModelSet(
+            half_reader=BrightnessReader(),
+            tile_finder=PlacedFinder(1),
+            outline_fitter=MovingFitter(offset),
+        )
     )
     (tile,) = reader.read(png_bytes(WHITE_TILE)).tiles
     return sorted(y for _, y in tile.corners)
@@ -156,9 +163,8 @@ def test_a_fitted_outline_off_the_tile_gives_way_to_the_finders_own() -> None:
 
 
 def test_a_missing_fitter_model_is_reported_when_loading(tmp_path: Path) -> None:
-    reader = HandReader(outline_fitter_path=tmp_path / "missing.onnx")
     with pytest.raises(FileNotFoundError, match="outline fitter model not found"):
-        reader.load()
+        ModelSet.load(ModelPaths(outline_fitter=tmp_path / "missing.onnx"))
 
 
 def test_a_missing_model_fails_at_once(tmp_path: Path) -> None:

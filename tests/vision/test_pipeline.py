@@ -15,6 +15,7 @@ from vision.finder import DEFAULT_FINDER_MODEL
 from vision.finding import FoundTile
 from vision.geometry import outline_iou
 from vision.halves import DEFAULT_HALF_MODEL
+from vision.models import ModelSet
 from vision.pipeline import (
     MAX_HINTS,
     STEADY_TURNS,
@@ -196,7 +197,9 @@ class OneTileTwiceReader:
 
 def test_a_photo_read_as_one_tile_twice_reports_the_less_sure_as_its_next_likeliest() -> None:
     photo = png_bytes(table(300, 400))
-    reading = HandReader(OneTileTwiceReader(), tile_finder=TwoTilesFinder()).read(photo)
+    reading = HandReader(
+        ModelSet(half_reader=OneTileTwiceReader(), tile_finder=TwoTilesFinder())
+    ).read(photo)
     assert sorted(reading.pip_pairs) == [(4, 1), (6, 1)]
     changed = next(tile for tile in reading.tiles if tile.pips == (6, 1))
     assert changed.confidence < 0.5  # the player is asked to check it
@@ -237,6 +240,8 @@ class UnsureUntilTurnedReader:
 
 def test_an_unsure_tile_is_read_again_along_its_outline_turned_each_way() -> None:
     half_reader = UnsureUntilTurnedReader()
-    reading = HandReader(half_reader, tile_finder=TwoTilesFinder()).read(png_bytes(table(300, 400)))
+    reading = HandReader(ModelSet(half_reader=half_reader, tile_finder=TwoTilesFinder())).read(
+        png_bytes(table(300, 400))
+    )
     assert half_reader.calls == [2, len(STEADY_TURNS)]  # only the unsure tile, in one call
     assert sorted(reading.pip_pairs) == [(6, 6), (12, 4)]

@@ -34,14 +34,14 @@ FLOORS = {
     "low": (0.40, 0.68),
     "pale": (0.70, 0.79),
     "end-backs": (0.81, 0.81),
+    "tables": (0.85, 0.93),
 }
+SCENES_OF = {"tables": 4}  # 12-MP photos of 20 to 45 tiles: a few are plenty
 
 
 @pytest.fixture(scope="module")
 def reader() -> HandReader:
-    reader = HandReader()
-    reader.load()
-    return reader
+    return HandReader()
 
 
 @pytest.mark.parametrize("kind", list(FLOORS))
@@ -50,8 +50,8 @@ def test_each_failing_class_is_read_at_least_as_well_as_the_card_says(
 ) -> None:
     first = FIRST_SEED + list(FLOORS).index(kind) * 1000
     wanted = reported = right = 0
-    for seed in range(first, first + SCENES):
-        scene = render_scene(seed, size=SIZE, **CLASSES[kind])
+    for seed in range(first, first + SCENES_OF.get(kind, SCENES)):
+        scene = render_scene(seed, **{"size": SIZE, **CLASSES[kind]})
         ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
         truth = Counter(tile.pips for tile in scene.tiles)

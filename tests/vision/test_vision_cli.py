@@ -16,6 +16,7 @@ from vision_scenes import draw_tile, png_bytes, table
 
 from training.classical_finder import ClassicalTileFinder
 from vision.cli import main
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import STEADY_TURNS, HandReader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,7 @@ def test_scores_a_photo_in_one_batched_read(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((12, 0), 0.9, 0.99), FakeRead((5, 0), 0.8, 0.98)])
     status, lines = _run(
         ["score", str(_two_tile_photo(tmp_path))],
-        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+        HandReader(ModelSet(half_reader=half_reader, tile_finder=ClassicalTileFinder())),
     )
     assert status == 0
     # All tiles of a photo go to the model in one call; the unsure 5-0 is read again, once
@@ -84,10 +85,13 @@ def test_scores_a_photo_in_one_batched_read(tmp_path: Path) -> None:
 def test_blank_scoring_goes_through_the_rules_engine(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((0, 0), 0.9, 0.99), FakeRead((6, 1), 0.9, 0.99)])
     photo = str(_two_tile_photo(tmp_path))
-    _, plain = _run(["score", photo], HandReader(half_reader, tile_finder=ClassicalTileFinder()))
+    _, plain = _run(
+        ["score", photo],
+        HandReader(ModelSet(half_reader=half_reader, tile_finder=ClassicalTileFinder())),
+    )
     _, fifty = _run(
         ["score", photo, "--blank-scoring", "double_blank_50"],
-        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+        HandReader(ModelSet(half_reader=half_reader, tile_finder=ClassicalTileFinder())),
     )
     assert plain[0]["points"] == 7
     assert fifty[0]["points"] == 57
@@ -97,7 +101,7 @@ def test_crops_the_reader_rejects_are_dropped(tmp_path: Path) -> None:
     half_reader = FakeHalfReader([FakeRead((3, 2), 0.9, 0.97), FakeRead((4, 4), 0.9, 0.05)])
     _, lines = _run(
         ["score", str(_two_tile_photo(tmp_path))],
-        HandReader(half_reader, tile_finder=ClassicalTileFinder()),
+        HandReader(ModelSet(half_reader=half_reader, tile_finder=ClassicalTileFinder())),
     )
     assert [t["pips"] for t in lines[0]["tiles"]] == [[3, 2]]
 
@@ -115,7 +119,8 @@ def test_bad_files_get_error_lines_and_the_rest_are_still_scored(tmp_path: Path)
     half_reader = FakeHalfReader([])
     paths = [empty, text, truncated, blank, missing]
     status, lines = _run(
-        ["score", *map(str, paths)], HandReader(half_reader, tile_finder=ClassicalTileFinder())
+        ["score", *map(str, paths)],
+        HandReader(ModelSet(half_reader=half_reader, tile_finder=ClassicalTileFinder())),
     )
     assert status == 1
     assert [line["image"] for line in lines] == [str(p) for p in paths], (
@@ -134,7 +139,8 @@ def test_gigantic_photo_is_refused(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(_png_claiming(20000, 20000))
     status, lines = _run(
-        ["score", str(bomb)], HandReader(FakeHalfReader([]), tile_finder=ClassicalTileFinder())
+        ["score", str(bomb)],
+        HandReader(ModelSet(half_reader=FakeHalfReader([]), tile_finder=ClassicalTileFinder())),
     )
     assert status == 1
     assert "too large" in str(lines[0]["error"])
@@ -171,8 +177,8 @@ def test_a_missing_model_is_one_clear_error(
     photo = tmp_path / "table.png"
     photo.write_bytes(png_bytes(table(120, 160)))
     out = io.StringIO()
-    reader = HandReader(model_path=tmp_path / "no-such-model.onnx")
-    assert main(["score", str(photo)], out=out, reader=reader) == 2
+    paths = ModelPaths(half_reader=tmp_path / "no-such-model.onnx")
+    assert main(["score", str(photo)], out=out, paths=paths) == 2
     assert out.getvalue() == ""
     assert "tile reader is not available" in capsys.readouterr().err
 

@@ -1,0 +1,254 @@
+"""The real-photo corpus: photos of dominoes from public repositories, for training and
+for held-out-source figures (issue 25).
+
+    python -m training.real_photos fetch --from DIR   # assemble the photos from local copies
+    python -m training.real_photos list               # photos per source, scene and count state
+    python -m training.real_photos check              # every photo present, with its sha256
+
+The manifest, training/data/real_photos.json, names each photo by source repository, commit
+and path, with its sha256 and the licence the repository states. Most sources state no
+licence, so the photos themselves are not committed: `fetch` copies them out of local copies
+of the sources into training/data/real_photos/ (git-ignored). DIR holds one entry per source,
+named either ``owner__repo`` (an ordinary clone, whose .git is read) or ``owner+repo/repo``
+(a bare snapshot); the photo is read from the manifest's commit, so a shallow clone of the
+default branch is not enough for photos that only older commits hold.
+
+Labels: each photo gets two independent counts ("first", "second"), settled into "label"
+(by a third look where they disagree). "source_labels" is what the source itself provides
+(ground-truth files, class names) and is only a hint until the counts confirm it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+MANIFEST = ROOT / "data" / "real_photos.json"
+PHOTOS = ROOT / "data" / "real_photos"
+
+# Public repositories kept for measuring the project from outside: nothing of theirs is read
+# or trained on, and the manifest must never name one.
+RESERVED_SOURCES = frozenset(
+    name.lower()
+    for name in (
+        "sdwalker62/InternYOLOv8",
+        "vinixxyama/TrabFinalPi",
+        "petr0n/domino-counter-app",
+        "jjmlovesgit/pipcounter",
+        "Rakeduk/Domino_Detector",
+        "hartmannr76/pip-tracker-client",
+        "yeshdev1/domino_helper",
+        "ljparrish/Domino-Robot",
+        "Guix266/robot-dominoes-CSIE5047-NTU-TW",
+        "hershal/opencv-testing",
+        "LinceRojo/Domibot",
+        "Funallingus/METR4202_PROJECT_REPOSITORY",
+        "hsb-cvavr-18/domino-assistent",
+    )
+)
+
+SCENES = frozenset({"hand", "tiles in lines", "close-up", "box", "printed cards", "other"})
+SETS = frozenset({"double-6", "double-9", "double-12", "double-15", "unknown"})
+REQUIRED = (
+    "file",
+    "source_repo",
+    "source_commit",
+    "source_path",
+    "sha256",
+    "licence",
+    "width",
+    "height",
+    "set",
+    "colour_dots",
+    "scene",
+    "note",
+    "source_labels",
+    "source_labels_origin",
+    "counts",
+    "label",
+)
+COUNT_SLOTS = ("first", "second")
+
+
+class ManifestError(ValueError):
+    """The manifest is malformed or names something it must not."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    file: str
+    source_repo: str
+    source_commit: str
+    source_path: str
+    sha256: str
+    scene: str
+    licence: str
+    counted: int  # how many of the two independent counts are in
+    settled: bool
+
+
+def load_manifest(path: Path = MANIFEST) -> list[dict[str, Any]]:
+    data = json.loads(path.read_text())
+    photos = data["photos"]
+    if not isinstance(photos, list):
+        raise ManifestError("the manifest's 'photos' is not a list")
+    return photos
+
+
+def manifest_problems(entries: Sequence[dict[str, Any]], dev_sha256: frozenset[str]) -> list[str]:
+    """Every reason the manifest is not fit to use, in plain words (empty when it is)."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(entries):
+        name = entry.get("file", f"entry {n}")
+        missing = [key for key in REQUIRED if key not in entry]
+        if missing:
+            problems.append(f"{name}: missing {', '.join(missing)}")
+            continue
+        if entry["source_repo"].lower() in RESERVED_SOURCES:
+            problems.append(f"{name}: comes from a reserved source, {entry['source_repo']}")
+        if entry["sha256"] in dev_sha256:
+            problems.append(f"{name}: is one of the dev photos (kept for measuring only)")
+        if entry["sha256"] in seen:
+            problems.append(f"{name}: the same photo is listed twice")
+        seen.add(entry["sha256"])
+        if len(entry["source_commit"]) != 40:
+            problems.append(f"{name}: the commit is not a full 40-character hash")
+        if entry["scene"] not in SCENES:
+            problems.append(f"{name}: unknown scene kind {entry['scene']!r}")
+        if entry["set"] not in SETS:
+            problems.append(f"{name}: unknown set {entry['set']!r}")
+        if set(entry["counts"]) != set(COUNT_SLOTS):
+            problems.append(f"{name}: counts must hold exactly {' and '.join(COUNT_SLOTS)}")
+    return problems
+
+
+def dev_photo_sha256(dev_manifest: Path) -> frozenset[str]:
+    return frozenset(entry["sha256"] for entry in json.loads(dev_manifest.read_text()))
+
+
+def _photo(entry: dict[str, Any]) -> Photo:
+    counted = sum(entry["counts"][slot] is not None for slot in COUNT_SLOTS)
+    return Photo(
+        entry["file"],
+        entry["source_repo"],
+        entry["source_commit"],
+        entry["source_path"],
+        entry["sha256"],
+        entry["scene"],
+        entry["licence"],
+        counted,
+        entry["label"] is not None,
+    )
+
+
+def _git_dirs(source_dir: Path, repo: str) -> list[Path]:
+    owner, name = repo.split("/", 1)
+    return [
+        source_dir / f"{owner}__{name}" / ".git",
+        source_dir / f"{owner}__{name}",
+        source_dir / f"{owner}+{name}" / "repo" / ".git",
+        source_dir / f"{owner}+{name}" / "repo",
+    ]
+
+
+def _read_blob(source_dir: Path, photo: Photo) -> bytes | None:
+    for git_dir in _git_dirs(source_dir, photo.source_repo):
+        if not (git_dir / "HEAD").is_file():
+            continue
+        spec = f"{photo.source_commit}:{photo.source_path}"
+        shown = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "show", spec],
+            capture_output=True,
+            check=False,
+        )
+        if shown.returncode == 0:
+            return shown.stdout
+    return None
+
+
+def fetch(source_dir: Path, entries: Sequence[dict[str, Any]], dest: Path = PHOTOS) -> list[str]:
+    """Copy every photo out of the local copies into dest; the problems, in plain words."""
+    problems: list[str] = []
+    for photo in map(_photo, entries):
+        target = dest / photo.file
+        if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == photo.sha256:
+            continue
+        data = _read_blob(source_dir, photo)
+        if data is None:
+            problems.append(
+                f"{photo.file}: no local copy of {photo.source_repo} holds "
+                f"{photo.source_path} at {photo.source_commit[:10]}"
+            )
+            continue
+        if hashlib.sha256(data).hexdigest() != photo.sha256:
+            problems.append(f"{photo.file}: the copy found differs from the one counted")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return problems
+
+
+def check(entries: Sequence[dict[str, Any]], dest: Path = PHOTOS) -> list[str]:
+    problems: list[str] = []
+    for photo in map(_photo, entries):
+        target = dest / photo.file
+        if not target.is_file():
+            problems.append(f"{photo.file}: not fetched yet")
+        elif hashlib.sha256(target.read_bytes()).hexdigest() != photo.sha256:
+            problems.append(f"{photo.file}: differs from the photo that was counted")
+    return problems
+
+
+def summary(entries: Sequence[dict[str, Any]]) -> str:
+    photos = [_photo(entry) for entry in entries]
+    lines = [f"{len(photos)} photos from {len({p.source_repo for p in photos})} sources"]
+    for repo, n in Counter(p.source_repo for p in photos).most_common():
+        licence = next(p.licence for p in photos if p.source_repo == repo)
+        lines.append(f"  {n:4d}  {repo}  (licence: {licence})")
+    lines.append("by kind of scene:")
+    lines += [f"  {n:4d}  {scene}" for scene, n in Counter(p.scene for p in photos).most_common()]
+    counted = Counter(p.counted for p in photos)
+    lines.append(
+        f"counted twice: {counted[2]}, once: {counted[1]}, not yet: {counted[0]}; "
+        f"settled: {sum(p.settled for p in photos)}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.real_photos", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    fetch_cmd = commands.add_parser("fetch", help="assemble the photos from local copies")
+    fetch_cmd.add_argument("--from", dest="source_dir", type=Path, required=True)
+    commands.add_parser("list", help="photos per source, scene and count state")
+    commands.add_parser("check", help="every photo fetched, with the sha256 that was counted")
+    args = parser.parse_args(argv)
+    entries = load_manifest()
+    if args.command == "list":
+        print(summary(entries))
+        return 0
+    if args.command == "fetch":
+        if not args.source_dir.is_dir():
+            print(f"{args.source_dir} is not a folder", file=sys.stderr)
+            return 2
+        problems = fetch(args.source_dir, entries)
+    else:
+        problems = check(entries)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(entries) - len(problems)} of {len(entries)} photos in place under {PHOTOS}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

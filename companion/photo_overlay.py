@@ -2,7 +2,7 @@
 
 Pure functions, no Flask: the tile picker uses them after a photo, and any other page that
 shows a photo back (the referee page) can too, with the ``photo_overlay`` template macro
-(templates/_photo_overlay.html) and ``drawPhotoOverlay`` in static/js/app.js.
+(templates/_photo_overlay.html) and ``drawPhotoOverlay`` in static/js/photo.js.
 
 The pipeline gives outlines in the pixels of the photo it decoded, upright (EXIF orientation
 applied), with that photo's size. The overlay scales them into a box DISPLAY_LONG_SIDE units

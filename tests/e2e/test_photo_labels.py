@@ -58,10 +58,11 @@ def test_crowded_labels_stay_apart_and_readable_after_every_tile_is_fixed(
         for shape in overlay.tiles
     }
     labels: list[dict[str, Any]] = page.evaluate(
-        """shown => {
+        """async shown => {
+            const {drawPhotoOverlay} = await import("/static/js/photo.js");
             const figure = document.querySelector(".photo-overlay");
             const data = JSON.parse(figure.nextElementSibling.textContent);
-            window.drawPhotoOverlay(figure, data, shown);
+            drawPhotoOverlay(figure, data, shown);
             const svg = figure.querySelector(".photo-lines");
             const scale = svg.getBoundingClientRect().width / data.width;
             return [...svg.querySelectorAll("text")].map(text => {

@@ -25,7 +25,7 @@ from ..links import public_url
 from ..photo_overlay import Overlay
 from ..photos import PhotoTiles
 from ..rules import Rules, Tile, full_set, max_hand_points, schedule, tile_points
-from . import access, export, parsing, ruleform, service, sheetview
+from . import access, export, merging, parsing, ruleform, service, sheetview
 from .entry import ScoreEntry
 from .errors import (
     NothingToUndo,
@@ -335,31 +335,31 @@ def merge_stale_round(
 ) -> tuple[dict[int, dict[str, Any]], str]:
     """The round form to show a phone whose save came too late.
 
-    Each cell another phone changed since this phone loaded the game, and that this phone
-    typed differently, shows the sheet's value with this phone's beside it (``conflict``);
-    every other cell keeps what this phone typed. Nothing is saved until it sends again.
+    A cell both phones changed since this phone loaded the game, to different values, shows
+    the sheet's value with this phone's beside it (``conflict``); a cell only the other phone
+    changed shows the sheet's; every other cell keeps what this phone typed
+    (:func:`merging.merge`). Nothing is saved until it sends again.
     """
     view = sheetview.view_game(game)
     now = round_form_values(view, n)
     base_version = parsing.parse_version(request.form.get("version"))
     base_scores = service.round_as_of(game, n, base_version) or {}
-    merged: dict[int, dict[str, Any]] = {}
-    conflicts = 0
-    for seat, name in enumerate(game.players):
-        before = entry_form_values(stored_entry(base_scores, name))
-        changed_there = cell_key(now[seat]) != cell_key(before)
-        if changed_there and cell_key(mine[seat]) != cell_key(now[seat]):
-            conflicts += 1
-            merged[seat] = {
-                **now[seat],
-                "conflict": {
-                    "sheet": cell_words(now[seat]),
-                    "mine": cell_words(mine[seat]),
-                    "values": mine[seat],
-                },
-            }
-        else:
-            merged[seat] = mine[seat]
+    read = {
+        seat: entry_form_values(stored_entry(base_scores, name))
+        for seat, name in enumerate(game.players)
+    }
+    result = merging.merge(range(len(game.players)), read, mine, now, compare=cell_key)
+    merged = dict(result.values)
+    for seat in result.conflicts:
+        merged[seat] = {
+            **now[seat],
+            "conflict": {
+                "sheet": cell_words(now[seat]),
+                "mine": cell_words(mine[seat]),
+                "values": mine[seat],
+            },
+        }
+    conflicts = len(result.conflicts)
     if conflicts:
         message = (
             f"Round {n} was changed on another phone while you were typing; nothing was saved "
@@ -390,7 +390,11 @@ def round_problem_errors(
     if refused.needs_confirmation_only:
         errors["form"] = "Check the marked score before saving; nothing was saved yet."
     else:
-        errors["form"] = "This round can't be saved as it is; nothing was saved."
+        # The banner is what is read first: it says why, not only the box further down.
+        reasons = " ".join(
+            problem.message for problem in refused.problems if not problem.needs_confirmation
+        )
+        errors["form"] = f"This round can't be saved as it is; nothing was saved. {reasons}"
     return errors
 
 
@@ -486,7 +490,8 @@ def pick_tiles(game_id: str, n: int, seat: int) -> BaseResponse | tuple[str, int
                 before = entry_form_values(stored_entry(base, name))
                 now = entry_form_values(view.rounds[n - 1].entries.get(name))
                 yours = {"tiles": " ".join(sorted(chosen)), "marker": marker}
-                if cell_key(now) != cell_key(before) and cell_key(yours) != cell_key(now):
+                clash = merging.merge([name], {name: before}, {name: yours}, {name: now}, cell_key)
+                if clash.conflicts:
                     # Another phone changed this very hand: its tiles stay ticked until this
                     # phone ticks its own again.
                     errors["form"] = (

@@ -604,3 +604,18 @@ def test_round_as_of_walks_back_through_the_history(app: Any, games: GameActions
         }
         assert service.round_as_of(game, 1, 3) == service.round_as_of(game, 1, 2)
         assert service.round_as_of(game, 1, 4)["Ann"]["points"] == 7  # type: ignore[index]
+
+
+def test_two_players_out_are_refused_with_the_reason_in_the_banner(
+    client: FlaskClient, games: GameActions
+) -> None:
+    """Without the page script the refusal comes on save: the banner at the top says why, not
+    only the player's box further down."""
+    created = owned_game(games)
+    response = client.post(
+        f"/games/{created['id']}/rounds/1", data={"version": "1", "out-0": "on", "out-1": "on"}
+    )
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    banner = page[page.index('id="form-error"') : page.index("</p>", page.index('id="form-error"'))]
+    assert "only one player goes out" in banner

@@ -4,7 +4,7 @@ one, keep a ruling with the game, and read the tiles in dispute from a photo."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -191,6 +191,7 @@ def render_page(
     photo_tiles: list[Tile] | None = None,
     overlay: Overlay | None = None,
     photo_key: str = "",
+    photo_read: str = "",
     status: int = 200,
 ) -> tuple[str, int]:
     """Show the referee page for ``table``: the question form, and a ruling when given."""
@@ -226,6 +227,7 @@ def render_page(
         photo_tiles=photo_tiles or _photo_tiles_kept(),
         overlay=overlay,
         photo_key=photo_key,
+        photo_read=photo_read,
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
@@ -288,6 +290,9 @@ def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
     except PositionError as problem:
         form.errors.setdefault(problem.field, problem.message)
         return render_page(table, ask, form, status=400)
+    hand_note = form.hand_note()
+    if hand_note:
+        ruling = replace(ruling, notes=(hand_note, *ruling.notes))
     if request.form.get("keep") and table.game is not None:
         kept = KeptRuling(
             game_id=table.game.id,
@@ -360,7 +365,7 @@ def read_photo(table: Table) -> tuple[str, int]:
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         form.errors["photo"] = error.message
-        return render_page(table, ask, form, status=status)
+        return render_page(table, ask, form, photo_read="error", status=status)
     tiles: list[Tile] = []
     for tile, _confidence in reading.found:
         if tile.high <= table.set_max and tile not in tiles:
@@ -370,14 +375,20 @@ def read_photo(table: Table) -> tuple[str, int]:
             "No tiles were found in the photo. Take it again from straight above, or enter "
             "the tiles by hand."
         )
-        return render_page(table, ask, form, status=200)
+        return render_page(table, ask, form, photo_read="error", status=200)
     if target == "hand":
         form.values["hand"] = [str(tile) for tile in tiles]
+        after = (
+            " It is taken as the hand now, after the move: the tiles already laid are put back "
+            "when the turn is judged."
+            if ask == "turn"
+            else ""
+        )
         flash(
             f"Read {len(tiles)} tile{'' if len(tiles) == 1 else 's'} from the photo into the "
-            "hand: check them before asking."
+            f"hand: check them before asking.{after}"
         )
-        return render_page(table, ask, form)
+        return render_page(table, ask, form, photo_read="hand")
     return render_page(
         table,
         ask,
@@ -385,6 +396,7 @@ def read_photo(table: Table) -> tuple[str, int]:
         photo_tiles=tiles,
         overlay=reading.overlay(table.rules),
         photo_key=urlsplit(request.path).path,
+        photo_read="tiles",
     )
 
 

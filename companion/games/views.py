@@ -764,10 +764,13 @@ def delete(game_id: str) -> BaseResponse:
 def export_csv(game_id: str) -> Response:
     """Download the scoresheet as CSV."""
     view = sheetview.view_game(service.get_game(game_id))
+    # The byte-order mark tells Excel the file is UTF-8; without it accented names show as
+    # mojibake ("ZoÃ©"). LibreOffice and Python's "utf-8-sig" read it as well.
     buffer = io.StringIO()
+    buffer.write("\ufeff")
     csv.writer(buffer).writerows(export.scoresheet_rows(view))
     return Response(
-        buffer.getvalue(),
+        buffer.getvalue().encode("utf-8"),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="mexican-train-{game_id}.csv"'},
     )

@@ -426,12 +426,27 @@ def test_csv_export(client: FlaskClient, games: GameActions) -> None:
     response = client.get(f"/games/{created['id']}/export.csv")
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["round", "engine", "leader", "Ann", "Bob", "Cy"]
-    assert rows[1] == ["1", "12-12", "Ann", "5", "0", "8"]
-    assert rows[-2] == ["total", "", "", "5", "0", "8"]
-    assert rows[-1] == ["rank", "", "", "2", "1", "3"]
+    rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+    assert rows[0] == ["round", "engine", "leader", "went out", "Ann", "Bob", "Cy"]
+    assert rows[1] == ["1", "12|12", "Ann", "Bob", "5", "0", "8"]
+    assert rows[2] == ["2", "11|11", "Bob", "", "", "", ""]
+    assert rows[-2] == ["total", "", "", "", "5", "0", "8"]
+    assert rows[-1] == ["rank", "", "", "", "2", "1", "3"]
     assert len(rows) == 1 + 13 + 2
+
+
+def test_csv_opens_right_in_a_spreadsheet(client: FlaskClient, games: GameActions) -> None:
+    """A byte-order mark, so a spreadsheet reads the accents as UTF-8, and no cell that a
+    spreadsheet would turn into a date (an engine written "12-12" becomes 12 December)."""
+    created = games.create(["Zoé", "Łukasz", "Bob"])
+    games.put_round(created, 1, {"Zoé": {"went_out": True}, "Łukasz": {"points": 4}})
+    body = client.get(f"/games/{created['id']}/export.csv").get_data()
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0][-3:] == ["Zoé", "Łukasz", "Bob"]
+    assert rows[1][3] == "Zoé"
+    date_like = re.compile(r"^\d{1,4}\s*[-/.]\s*\d{1,4}([-/.]\d{1,4})?$")
+    assert not [cell for row in rows for cell in row if date_like.match(cell)]
 
 
 def test_delete_removes_the_game(client: FlaskClient, games: GameActions) -> None:

@@ -135,7 +135,15 @@ if (tileForm) {
       set.appendChild(grid);
       return set;
     };
-    var openEditor = function (index, focusSelector) {
+    /* The number pads open where the tap was: under the photo for a tile or shape tapped on
+       it, under the list for a chip, so the player never has to scroll to find them. */
+    var editorHome = editor.previousElementSibling;
+    var placeEditor = function (anchor) {
+      var after = anchor || editorHome;
+      if (after.nextElementSibling !== editor) after.insertAdjacentElement("afterend", editor);
+    };
+    var openEditor = function (index, focusSelector, anchor) {
+      if (anchor !== undefined || editing !== index) placeEditor(anchor);
       editing = index;
       render();
       var chip = chips[index];
@@ -183,6 +191,68 @@ if (tileForm) {
       var focus = focusSelector && editor.querySelector(focusSelector);
       (focus || editor.querySelector('[data-half="0"] button[aria-pressed="true"]') || done).focus();
     };
+    /* A tile the photo missed, or a shape it saw but did not count ("not counted — a tile?"):
+       the same two number pads, and the tile is added to the list. */
+    var openAdder = function (hint, anchor) {
+      placeEditor(anchor);
+      editing = "new";
+      render();
+      var halves = [null, null];
+      var draw = function (focusSelector) {
+        editor.textContent = "";
+        var title = document.createElement("p");
+        title.id = "chip-editor-title";
+        title.className = "chip-editor-title";
+        title.textContent = (hint ? "A shape on the photo that was not counted. If it is a tile, " :
+          "A tile the photo missed: ") + "tap its two numbers.";
+        editor.appendChild(title);
+        [0, 1].forEach(function (which) {
+          var set = pad(which ? "Second half" : "First half", halves[which], function (n) {
+            halves[which] = n;
+            draw('[data-half="' + which + '"] button:nth-child(' + (n + 1) + ")");
+          });
+          set.dataset.half = String(which);
+          editor.appendChild(set);
+        });
+        var label = halves[0] === null || halves[1] === null ? null :
+          Math.max(halves[0], halves[1]) + "-" + Math.min(halves[0], halves[1]);
+        var already = Boolean(label) && chips.some(function (chip) { return chip.label === label; });
+        if (already) {
+          var note = document.createElement("p");
+          note.className = "field-error";
+          note.setAttribute("role", "alert");
+          note.textContent = label + " is in the list already, and a set has one of each.";
+          editor.appendChild(note);
+        }
+        var actions = document.createElement("div");
+        actions.className = "actions";
+        var add = document.createElement("button");
+        add.type = "button";
+        add.className = "button primary";
+        add.textContent = label ? "Add " + label : "Add the tile";
+        add.disabled = !label || already;
+        add.addEventListener("click", function () {
+          chips.push({number: nextNumber, label: label, unsure: false, fromPhoto: false});
+          nextNumber += 1;
+          if (hint) hint.classList.add("added");
+          syncBoxes();
+          editing = chips.length - 1;
+          closeEditor(true);
+        });
+        var cancel = document.createElement("button");
+        cancel.type = "button";
+        cancel.className = "button secondary";
+        cancel.textContent = "Cancel";
+        cancel.addEventListener("click", function () { closeEditor(false); });
+        actions.appendChild(add);
+        actions.appendChild(cancel);
+        editor.appendChild(actions);
+        editor.hidden = false;
+        var focus = focusSelector && editor.querySelector(focusSelector);
+        (focus || editor.querySelector('[data-half="0"] button')).focus();
+      };
+      draw(null);
+    };
     chipList.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-index]");
       if (!button) return;
@@ -193,11 +263,13 @@ if (tileForm) {
        for keyboards and screen readers). */
     if (figure) {
       figure.addEventListener("click", function (event) {
+        var hint = event.target.closest && event.target.closest(".hint");
+        if (hint) { openAdder(hint, figure); return; }
         var group = event.target.closest && event.target.closest(".read-tile");
         if (!group) return;
         var number = Number(group.dataset.number);
         var index = chips.findIndex(function (chip) { return chip.fromPhoto && chip.number === number; });
-        if (index >= 0) openEditor(index);
+        if (index >= 0) openEditor(index, null, figure);
       });
     }
     editor.addEventListener("keydown", function (event) {
@@ -219,10 +291,7 @@ if (tileForm) {
     document.querySelectorAll(".add-missed").forEach(function (link) {
       link.addEventListener("click", function (event) {
         event.preventDefault();
-        var picker = document.getElementById("tile-picker");
-        picker.scrollIntoView({block: "start"});
-        var firstBox = picker.querySelector("input[name=tile]");
-        (firstBox || picker).focus();
+        openAdder(null, link.closest("p"));
       });
     });
     /* Once the tiles are saved the photo is no longer needed in this tab. */

@@ -12,6 +12,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import photos
 from ..links import public_url
+
+# The kept rulings are the referee's; the sheet lists them, so it asks the referee's service.
+from ..referee.kept import kept_rulings
 from ..rules import Rules, max_hand_points, schedule
 from . import access, export, parsing, ruleform, service, sheetview
 from .errors import NothingToUndo, RoundRefused, StaleVersion, ValidationFailed
@@ -68,6 +71,7 @@ def render_sheet(
         short_rounds=ruleform.SHORT_GAME_ROUNDS,
         photo_reading=editable and photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
+        kept=kept_rulings(game.id),
     ), status
 
 

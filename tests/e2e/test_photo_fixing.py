@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from companion import photos
@@ -129,3 +130,10 @@ def test_tapping_an_outline_opens_its_editor_next_to_the_photo(
     assert figure and opened
     gap = opened["y"] - (figure["y"] + figure["height"])
     assert 0 <= gap < 60, f"the number pads open {gap:.0f} px below the photo"
+
+
+def test_the_number_pads_for_a_new_tile_pass_axe(page: Page, photographed: Any) -> None:
+    page.get_by_role("link", name="Add a tile it missed").click()
+    pad_key(page, "First half", 4).click()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

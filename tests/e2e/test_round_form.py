@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from .helpers import TableApi, points_box, totals_row
@@ -123,3 +124,15 @@ def test_a_late_house_rules_save_flags_only_the_rules_this_phone_changed(page: P
     rules = page.request.get(f"/api/games/{created['id']}").json()["rules"]
     assert rules["blank_scoring"] == "double_blank_50"
     assert rules["going_out_bonus"] == -10
+
+
+def test_the_round_form_passes_axe_with_its_questions_open(page: Page, table_api: TableApi) -> None:
+    created = table_api.create_game(PLAYERS)
+    page.goto(created["edit_url"])
+    went_out(page, "Ann").check()
+    went_out(page, "Bob").check()
+    points_box(page, "Cy").fill("0")
+    points_box(page, "Cy").press("Tab")
+    expect(page.get_by_role("group", name="Did Cy go out?")).to_be_visible()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -16,7 +16,7 @@ from ..links import public_url
 # The kept rulings are the referee's; the sheet lists them, so it asks the referee's service.
 from ..referee.kept import kept_rulings
 from ..rules import Rules, max_hand_points, schedule
-from . import access, export, parsing, ruleform, service, sheetview
+from . import access, export, merging, parsing, ruleform, service, sheetview
 from .errors import NothingToUndo, RoundRefused, StaleVersion, ValidationFailed
 from .history import undo_words
 from .models import Game
@@ -177,9 +177,12 @@ def schedule_words(rules_json: dict[str, Any]) -> str:
 
 def stale_schedule_errors(game: Game, mine: Any, message: str) -> dict[str, str]:
     """What a phone whose schedule change came too late is told: when another phone changed
-    the schedule meanwhile, both schedules; the sheet's stays unless it is chosen again."""
+    the schedule meanwhile to another one (:func:`merging.merge`), both schedules; the sheet's
+    stays unless it is chosen again."""
     base = service.rules_as_of(game, parsing.parse_version(request.form.get("version")))
-    if base.get("schedule") == game.rules.get("schedule"):
+    sent = {} if mine is None else {"schedule": mine}
+    now = {"schedule": game.rules.get("schedule")}
+    if not merging.merge(["schedule"], base, sent, now).conflicts:
         return {"form": message}
     sheet = schedule_words(dict(game.rules))
     yours = schedule_words({**game.rules, "schedule": mine}) if mine is not None else sheet

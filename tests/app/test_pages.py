@@ -634,3 +634,23 @@ def test_two_players_out_are_refused_with_the_reason_in_the_banner(
     page = response.get_data(as_text=True)
     banner = page[page.index('id="form-error"') : page.index("</p>", page.index('id="form-error"'))]
     assert "only one player goes out" in banner
+
+
+@pytest.mark.parametrize(
+    ("mine", "clash"),
+    [
+        ({"schedule_kind": "custom", "schedule_custom": "12 10 8"}, True),
+        ({"schedule_kind": "short"}, False),  # the same change as the other phone's
+    ],
+)
+def test_a_late_schedule_change_is_a_conflict_only_when_it_differs(
+    client: FlaskClient, games: GameActions, mine: dict[str, str], clash: bool
+) -> None:
+    created = owned_game(games)
+    url = f"/games/{created['id']}/schedule"
+    assert client.post(url, data={"version": "1", "schedule_kind": "short"}).status_code == 302
+    late = client.post(url, data={"version": "1", **mine})
+    assert late.status_code == 409
+    page = late.get_data(as_text=True)
+    assert ("On the sheet now: 12 11 10 9 8 7 6 — yours: 12 10 8." in page) is clash
+    assert ("On the sheet now" in page) is clash

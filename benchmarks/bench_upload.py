@@ -35,7 +35,7 @@ from companion.extensions import db  # noqa: E402
 from training.synth import render_scene  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
-SEND_LONG_SIDE = 2000  # as static/js/app.js
+SEND_LONG_SIDE = 2000  # as static/js/photo.js
 UPLINKS_MBIT = (10.0, 2.0)  # good phone Wi-Fi, a weak signal
 
 SHRINK_JS = """async ([data, longSide]) => {

@@ -2,7 +2,7 @@
 
 Pure functions, no Flask: the tile picker uses them after a photo, and any other page that
 shows a photo back (the referee page) can too, with the ``photo_overlay`` template macro
-(templates/_photo_overlay.html) and ``drawPhotoOverlay`` in static/js/app.js.
+(templates/_photo_overlay.html) and ``drawPhotoOverlay`` in static/js/photo.js.
 
 The pipeline gives outlines in the pixels of the photo it decoded, upright (EXIF orientation
 applied), with that photo's size. The overlay scales them into a box DISPLAY_LONG_SIDE units
@@ -86,6 +86,16 @@ class Shape:
         if self.fit is LabelFit.SHORT:
             return str(self.number)
         return f"{self.number}: {self.label}{' ?' if self.unsure else ''}"
+
+    @property
+    def leader(self) -> tuple[Point, Point] | None:
+        """A line from a label set off its outline (a crowded photo) to the nearest point of
+        that outline, so the eye finds the tile it names; ``None`` for a label on its tile."""
+        if self.label_at is None or self.fit is LabelFit.NONE:
+            return None
+        if _inside(self.label_at, self.corners):
+            return None
+        return self.label_at, _nearest_on_outline(self.label_at, self.corners)
 
     @property
     def points(self) -> str:
@@ -615,6 +625,23 @@ def _centre(corners: Corners) -> Point:
     xs = [float(point[0]) for point in corners]
     ys = [float(point[1]) for point in corners]
     return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+def _nearest_on_outline(point: Point, corners: Sequence[Point]) -> Point:
+    """The point of the polygon's outline nearest ``point``."""
+    best: Point = corners[0]
+    best_distance = math.inf
+    for i in range(len(corners)):
+        (x1, y1), (x2, y2) = corners[i - 1], corners[i]
+        dx, dy = x2 - x1, y2 - y1
+        length = dx * dx + dy * dy
+        t = 0.0 if length == 0 else ((point[0] - x1) * dx + (point[1] - y1) * dy) / length
+        t = min(max(t, 0.0), 1.0)
+        candidate = (x1 + t * dx, y1 + t * dy)
+        distance = math.dist(point, candidate)
+        if distance < best_distance:
+            best, best_distance = candidate, distance
+    return round(best[0], 1), round(best[1], 1)
 
 
 def _short_side(corners: Corners) -> float:

@@ -55,19 +55,36 @@ def spreadsheet_safe(cell: str) -> str:
     return cell
 
 
+def engine_cell(engine: int) -> str:
+    """An engine double as the sheet writes it, "12|12".
+
+    "12-12" is what a player might type, but Excel and LibreOffice read it as a date (12
+    December) and show it as one. "12|12" is how the page shows an engine and how a double
+    looks on the table, and no spreadsheet reads it as a number or a date."""
+    return f"{engine}|{engine}"
+
+
 def scoresheet_rows(view: GameView) -> Iterable[list[str]]:
     """Yield the scoresheet as CSV rows: one per round, then the totals and ranks.
 
     Player names are made spreadsheet-safe (:func:`spreadsheet_safe`); every other cell is a
-    number or a tile written by the app.
+    number, an engine double (:func:`engine_cell`) or a name.
     """
-    yield ["round", "engine", "leader", *(spreadsheet_safe(name) for name in view.players)]
+    yield [
+        "round",
+        "engine",
+        "leader",
+        "went out",
+        *(spreadsheet_safe(name) for name in view.players),
+    ]
     for round_ in view.rounds:
+        out = [name for name, entry in round_.entries.items() if entry.went_out]
         yield [
             str(round_.n),
-            f"{round_.engine}-{round_.engine}",
+            engine_cell(round_.engine),
             spreadsheet_safe(round_.leader or ""),
+            spreadsheet_safe(" and ".join(out)),
             *(str(round_.points[name]) if name in round_.points else "" for name in view.players),
         ]
-    yield ["total", "", "", *(str(view.totals[name]) for name in view.players)]
-    yield ["rank", "", "", *(str(view.ranks[name]) for name in view.players)]
+    yield ["total", "", "", "", *(str(view.totals[name]) for name in view.players)]
+    yield ["rank", "", "", "", *(str(view.ranks[name]) for name in view.players)]

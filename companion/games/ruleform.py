@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from ..rules import CHOICES as RULE_CHOICES
 from ..rules import DEAL_TABLES, PRESETS, describe
 from ..rules.keys import RULE_KEYS
+from . import merging
 from .errors import ValidationFailed
 from .parsing import MAX_SCHEDULE_ROUNDS
 
@@ -228,26 +229,23 @@ def merge_stale_rules(
 ) -> tuple[dict[str, str], list[dict[str, str]]]:
     """The house-rules form for a phone whose save came too late, and its conflicts.
 
-    A rule another phone changed since ``base`` shows the sheet's value; if this phone chose
-    differently, it is a conflict listed with both values and a "use mine" box. Every other
-    rule keeps this phone's choice.
+    A rule another phone changed since ``base`` shows the sheet's value; if this phone changed
+    it too, to another value, it is a conflict listed with both values and a "use mine" box.
+    Every other rule keeps this phone's choice (:func:`merging.merge`).
     """
     now = dict(game.rules)
-    merged: dict[str, Any] = {}
-    conflicts: list[dict[str, str]] = []
-    for key, value in now.items():
-        changed_there = base.get(key) != value
-        merged[key] = value if changed_there else mine.get(key, value)
-        if changed_there and key in mine and mine[key] != value:
-            conflicts.append(
-                {
-                    "key": key,
-                    "title": rule_title(key),
-                    "sheet": value_label(value, key),
-                    "mine": value_label(mine[key], key),
-                    "value": json.dumps(mine[key]),
-                }
-            )
+    result = merging.merge(now, base, mine, now)
+    conflicts = [
+        {
+            "key": key,
+            "title": rule_title(key),
+            "sheet": value_label(now[key], key),
+            "mine": value_label(mine[key], key),
+            "value": json.dumps(mine[key]),
+        }
+        for key in result.conflicts
+    ]
+    merged = result.values
     return form_defaults(merged, preset), conflicts
 
 

@@ -219,13 +219,20 @@ class DisputeForm:
             self.hand = self._read_tiles("hand", "hand")
         self._check_tiles_once()
 
+    @property
+    def first_turn(self) -> bool:
+        """Whether the question is about a player's first turn of the round."""
+        return self.ask in ("turn", "options") and self.ticked("first")
+
     def _read_trains(self) -> None:
         for row in self.rows:
             key = row.key
             text = self.text(f"end-{key}")
-            started = text != "none"
+            # A train left as it was is started, except on a first turn: then, as at the table,
+            # the trains nobody has played on yet are the usual case.
+            started = text == "started" or (text != "none" and not (text == "" and self.first_turn))
             end = None
-            if started and text:
+            if started and text and text != "started":
                 end = self.number(f"end-{key}", 0, self.set_max, f"The end of {row.label}")
             marker = self.ticked(f"marker-{key}") and row.owner is not None
             open_double = self.ticked(f"open-{key}")
@@ -466,11 +473,52 @@ class DisputeForm:
     def rules_json(self) -> dict[str, Any]:
         return {"preset": "standard", **self.rules.to_json()}
 
+    def laid_back(self) -> list[Tile]:
+        """The tiles laid in the disputed turn that the hand entered lacks.
+
+        At a real table the tiles are already down when someone objects, so the hand ticked (or
+        photographed) is most often the one after the move. The engine judges the turn from its
+        start, so these tiles go back into the hand. A tile laid straight after a draw is the one
+        drawn, which was never in the hand.
+        """
+        if self.ask != "turn" or not self.hand:
+            return []
+        back: list[Tile] = []
+        drew = False
+        for action in self.actions:
+            if action.kind == "draw":
+                drew = True
+                continue
+            if action.kind == "play" and action.tile is not None:
+                if not drew and action.tile not in self.hand and action.tile not in back:
+                    back.append(action.tile)
+            drew = False
+        return back
+
+    def hand_note(self) -> str:
+        """Which hand the ruling took: the one after the move (laid tiles added back) or the
+        one before it (it still holds every tile laid)."""
+        if self.ask != "turn" or not self.hand or self.seat is None:
+            return ""
+        name = self.seats[self.seat]
+        back = self.laid_back()
+        if back:
+            tiles = ", ".join(str(tile) for tile in back)
+            verb = "was" if len(back) == 1 else "were"
+            return (
+                f"{name}'s hand was taken as it is now, after the move: {tiles}, already laid, "
+                f"{verb} put back into it to judge the turn from its start."
+            )
+        laid = [a for a in self.actions if a.kind == "play" and a.tile is not None]
+        if laid:
+            return f"{name}'s hand was taken as it was before the move: it holds the tiles laid."
+        return ""
+
     def turn_query(self) -> dict[str, Any]:
         """The ``turn`` query for a disputed turn (also the position for "What can I play?")."""
         assert self.seat is not None
         table = self.table_json()
-        hand = list(self.hand)
+        hand = list(self.hand) + self.laid_back()
         if not self.values.get("hand"):
             hand = self.assumed_hand(table)
         actions: list[dict[str, Any]] = []

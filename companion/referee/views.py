@@ -4,13 +4,12 @@ one, keep a ruling with the game, and read the tiles in dispute from a photo."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    abort,
     current_app,
     flash,
     redirect,
@@ -22,13 +21,13 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import photos
-from ..extensions import db
 from ..games import access, service, sheetview
 from ..games.models import Game
 from ..games.ruleform import parse_token, value_token
 from ..photo_overlay import Overlay
 from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
 from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
+from . import kept
 from .dispute import (
     ACTION_KINDS,
     ACTION_ROWS,
@@ -46,7 +45,6 @@ bp = Blueprint("referee", __name__)
 SET_SIZES = (6, 9, 12, 15, 18)
 DEFAULT_PLAYERS = 4
 MAX_PLAYERS = 8
-KEPT_SHOWN = 50
 
 
 @dataclass(frozen=True)
@@ -191,13 +189,14 @@ def render_page(
     photo_tiles: list[Tile] | None = None,
     overlay: Overlay | None = None,
     photo_key: str = "",
+    photo_read: str = "",
     status: int = 200,
 ) -> tuple[str, int]:
     """Show the referee page for ``table``: the question form, and a ruling when given."""
-    kept: list[KeptRuling] = []
+    kept_here: list[KeptRuling] = []
     editable = False
     if table.game is not None:
-        kept = kept_rulings(table.game.id)
+        kept_here = kept.kept_rulings(table.game.id)
         editable = access.can_edit(table.game)
     return render_template(
         "referee/page.html",
@@ -209,7 +208,7 @@ def render_page(
         values=form.values,
         errors=form.errors,
         ruling=ruling,
-        kept=kept,
+        kept=kept_here,
         editable=editable,
         rows=form.rows,
         action_rows=ACTION_ROWS,
@@ -226,6 +225,7 @@ def render_page(
         photo_tiles=photo_tiles or _photo_tiles_kept(),
         overlay=overlay,
         photo_key=photo_key,
+        photo_read=photo_read,
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
     ), status
@@ -239,17 +239,6 @@ def _photo_tiles_kept() -> list[Tile]:
         except ValueError:
             continue
     return tiles
-
-
-def kept_rulings(game_id: str) -> list[KeptRuling]:
-    """The rulings kept with a game, newest first."""
-    rows = db.session.execute(
-        db.select(KeptRuling)
-        .where(KeptRuling.game_id == game_id)
-        .order_by(KeptRuling.at.desc(), KeptRuling.id.desc())
-        .limit(KEPT_SHOWN)
-    ).scalars()
-    return list(rows)
 
 
 def apply_use(form: DisputeForm, use: str) -> None:
@@ -288,16 +277,11 @@ def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
     except PositionError as problem:
         form.errors.setdefault(problem.field, problem.message)
         return render_page(table, ask, form, status=400)
+    hand_note = form.hand_note()
+    if hand_note:
+        ruling = replace(ruling, notes=(hand_note, *ruling.notes))
     if request.form.get("keep") and table.game is not None:
-        kept = KeptRuling(
-            game_id=table.game.id,
-            question=ruling.question[:2000],
-            verdict=ruling.verdict[:80],
-            sentence=ruling.sentence[:4000],
-            rule=(f"{ruling.rule}: {ruling.value}" if ruling.value else (ruling.rule or ""))[:1000],
-        )
-        db.session.add(kept)
-        db.session.commit()
+        kept.keep_ruling(table.game, ruling)
         flash("Ruling kept with the game.")
         return redirect(table.url("page", ask=ask) + "#kept")
     return render_page(table, ask, form, ruling=ruling)
@@ -360,7 +344,7 @@ def read_photo(table: Table) -> tuple[str, int]:
     except photos.PhotoUnreadable as error:
         status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         form.errors["photo"] = error.message
-        return render_page(table, ask, form, status=status)
+        return render_page(table, ask, form, photo_read="error", status=status)
     tiles: list[Tile] = []
     for tile, _confidence in reading.found:
         if tile.high <= table.set_max and tile not in tiles:
@@ -370,14 +354,20 @@ def read_photo(table: Table) -> tuple[str, int]:
             "No tiles were found in the photo. Take it again from straight above, or enter "
             "the tiles by hand."
         )
-        return render_page(table, ask, form, status=200)
+        return render_page(table, ask, form, photo_read="error", status=200)
     if target == "hand":
         form.values["hand"] = [str(tile) for tile in tiles]
+        after = (
+            " It is taken as the hand now, after the move: the tiles already laid are put back "
+            "when the turn is judged."
+            if ask == "turn"
+            else ""
+        )
         flash(
             f"Read {len(tiles)} tile{'' if len(tiles) == 1 else 's'} from the photo into the "
-            "hand: check them before asking."
+            f"hand: check them before asking.{after}"
         )
-        return render_page(table, ask, form)
+        return render_page(table, ask, form, photo_read="hand")
     return render_page(
         table,
         ask,
@@ -385,6 +375,7 @@ def read_photo(table: Table) -> tuple[str, int]:
         photo_tiles=tiles,
         overlay=reading.overlay(table.rules),
         photo_key=urlsplit(request.path).path,
+        photo_read="tiles",
     )
 
 
@@ -393,11 +384,7 @@ def delete_ruling(game_id: str, ruling_id: int) -> BaseResponse:
     """Delete a kept ruling (the scorekeeper only)."""
     game = service.get_game(game_id)
     access.require_edit(game)
-    kept = db.session.get(KeptRuling, ruling_id)
-    if kept is None or kept.game_id != game.id:
-        abort(404, "That ruling is no longer kept with this game.")
-    db.session.delete(kept)
-    db.session.commit()
+    kept.delete_ruling(game, ruling_id)
     flash("Ruling deleted.")
     return redirect(url_for("games.sheet", game_id=game.id) + "#rulings")
 
@@ -420,9 +407,3 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
         "lower resolution or choose a smaller file."
     )
     return render_page(table, ask, form, status=413)
-
-
-@bp.app_context_processor
-def rulings_for_templates() -> dict[str, Any]:
-    """Lets the scoresheet list the rulings kept with its game."""
-    return {"kept_rulings": kept_rulings}

@@ -426,12 +426,27 @@ def test_csv_export(client: FlaskClient, games: GameActions) -> None:
     response = client.get(f"/games/{created['id']}/export.csv")
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["round", "engine", "leader", "Ann", "Bob", "Cy"]
-    assert rows[1] == ["1", "12-12", "Ann", "5", "0", "8"]
-    assert rows[-2] == ["total", "", "", "5", "0", "8"]
-    assert rows[-1] == ["rank", "", "", "2", "1", "3"]
+    rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
+    assert rows[0] == ["round", "engine", "leader", "went out", "Ann", "Bob", "Cy"]
+    assert rows[1] == ["1", "12|12", "Ann", "Bob", "5", "0", "8"]
+    assert rows[2] == ["2", "11|11", "Bob", "", "", "", ""]
+    assert rows[-2] == ["total", "", "", "", "5", "0", "8"]
+    assert rows[-1] == ["rank", "", "", "", "2", "1", "3"]
     assert len(rows) == 1 + 13 + 2
+
+
+def test_csv_opens_right_in_a_spreadsheet(client: FlaskClient, games: GameActions) -> None:
+    """A byte-order mark, so a spreadsheet reads the accents as UTF-8, and no cell that a
+    spreadsheet would turn into a date (an engine written "12-12" becomes 12 December)."""
+    created = games.create(["Zoé", "Łukasz", "Bob"])
+    games.put_round(created, 1, {"Zoé": {"went_out": True}, "Łukasz": {"points": 4}})
+    body = client.get(f"/games/{created['id']}/export.csv").get_data()
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0][-3:] == ["Zoé", "Łukasz", "Bob"]
+    assert rows[1][3] == "Zoé"
+    date_like = re.compile(r"^\d{1,4}\s*[-/.]\s*\d{1,4}([-/.]\d{1,4})?$")
+    assert not [cell for row in rows for cell in row if date_like.match(cell)]
 
 
 def test_delete_removes_the_game(client: FlaskClient, games: GameActions) -> None:
@@ -604,3 +619,38 @@ def test_round_as_of_walks_back_through_the_history(app: Any, games: GameActions
         }
         assert service.round_as_of(game, 1, 3) == service.round_as_of(game, 1, 2)
         assert service.round_as_of(game, 1, 4)["Ann"]["points"] == 7  # type: ignore[index]
+
+
+def test_two_players_out_are_refused_with_the_reason_in_the_banner(
+    client: FlaskClient, games: GameActions
+) -> None:
+    """Without the page script the refusal comes on save: the banner at the top says why, not
+    only the player's box further down."""
+    created = owned_game(games)
+    response = client.post(
+        f"/games/{created['id']}/rounds/1", data={"version": "1", "out-0": "on", "out-1": "on"}
+    )
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    banner = page[page.index('id="form-error"') : page.index("</p>", page.index('id="form-error"'))]
+    assert "only one player goes out" in banner
+
+
+@pytest.mark.parametrize(
+    ("mine", "clash"),
+    [
+        ({"schedule_kind": "custom", "schedule_custom": "12 10 8"}, True),
+        ({"schedule_kind": "short"}, False),  # the same change as the other phone's
+    ],
+)
+def test_a_late_schedule_change_is_a_conflict_only_when_it_differs(
+    client: FlaskClient, games: GameActions, mine: dict[str, str], clash: bool
+) -> None:
+    created = owned_game(games)
+    url = f"/games/{created['id']}/schedule"
+    assert client.post(url, data={"version": "1", "schedule_kind": "short"}).status_code == 302
+    late = client.post(url, data={"version": "1", **mine})
+    assert late.status_code == 409
+    page = late.get_data(as_text=True)
+    assert ("On the sheet now: 12 11 10 9 8 7 6 — yours: 12 10 8." in page) is clash
+    assert ("On the sheet now" in page) is clash

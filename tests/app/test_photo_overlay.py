@@ -308,7 +308,8 @@ def test_the_page_draws_each_label_where_it_was_laid_out(app: Flask) -> None:
         )
     drawn = re.findall(
         r'<g class="read-tile[^"]*" data-number="(\d+)"( data-number-only)?>\s*<polygon[^>]*>'
-        r'</polygon>\s*<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"[^>]*>([^<]*)</text>',
+        r"</polygon>\s*(?:<line[^>]*></line>)*"  # a leader line for a label set off its tile
+        r'\s*<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"[^>]*>([^<]*)</text>',
         html,
     )
     assert len(drawn) == len(overlay.tiles)
@@ -340,3 +341,50 @@ def test_every_label_is_drawn_again_after_all_outlines_so_none_is_crossed(app: F
     drawn_again = re.findall(r'<use href="#([^"]+)"></use>', html)
     assert drawn_again == ids
     assert html.index("<use ") > html.rindex("<polygon ")
+
+
+def _crowded(size: tuple[int, int] = (4000, 3000)) -> Overlay:
+    """20 tiles touching in 4 rows of 5 and one hint: labels must move off their tiles."""
+    tiles = []
+    for index in range(20):
+        x, y = 1000 + index % 5 * 400, 1000 + index // 5 * 200
+        corners = ((x, y), (x + 400, y), (x + 400, y + 200), (x, y + 200))
+        tiles.append(ReadTile(index % 13, index % 5, 0.5 if index % 3 else 0.95, corners))
+    hint = ((3300, 2500), (3700, 2500), (3700, 2700), (3300, 2700))
+    return build_overlay(size, tiles, [hint], Rules.from_json({}), check_below=0.9)
+
+
+def _inside_box(point: tuple[float, float], corners: tuple[tuple[float, float], ...]) -> bool:
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return min(xs) < point[0] < max(xs) and min(ys) < point[1] < max(ys)
+
+
+def test_a_label_set_off_its_tile_gets_a_leader_line_to_it() -> None:
+    overlay = _crowded()
+    on = [s for s in overlay.tiles if _inside_box(s.label_point, s.corners)]
+    off = [s for s in overlay.tiles if s not in on and s.fit is not LabelFit.NONE]
+    assert off and on, "a crowded photo moves some labels off their tiles and keeps others on"
+    for shape in on:
+        assert shape.leader is None
+    for shape in off:
+        assert shape.leader is not None, shape
+        start, end = shape.leader
+        assert start == shape.label_point
+        xs, ys = [c[0] for c in shape.corners], [c[1] for c in shape.corners]
+        on_edge = (min(xs) <= end[0] <= max(xs) and min(ys) <= end[1] <= max(ys)) and (
+            min(abs(end[0] - x) for x in xs) < 0.1 or min(abs(end[1] - y) for y in ys) < 0.1
+        )
+        assert on_edge, (shape.number, end)
+        # The nearest point of the outline: no corner is nearer than the line's end.
+        assert all(math.dist(start, end) <= math.dist(start, c) + 0.1 for c in shape.corners)
+
+
+def test_leader_lines_are_drawn_in_the_page(app: Flask) -> None:
+    overlay = _crowded()
+    with app.app_context():
+        html = render_template_string(
+            '{% from "_photo_overlay.html" import photo_overlay %}{{ photo_overlay(o, "k") }}',
+            o=overlay,
+        )
+    led = sum(1 for shape in (*overlay.tiles, *overlay.hints) if shape.leader)
+    assert led and html.count('<line class="leader"') == led

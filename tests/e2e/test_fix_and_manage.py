@@ -93,9 +93,14 @@ def test_scoresheet_downloads_as_csv(page: Page, two_rounds_in: dict[str, Any]) 
     download = download_info.value
     assert download.suggested_filename.endswith(".csv")
     path = download.path()
-    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    raw = path.read_bytes()
+    assert raw.startswith("\ufeff".encode()), "a byte-order mark, for spreadsheets"
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
     by_first_cell = {row[0]: row for row in rows}
     assert by_first_cell["round"][-3:] == PLAYERS
+    assert by_first_cell["round"][3] == "went out"
+    assert by_first_cell["1"][3] == "Ann"
+    assert by_first_cell["1"][1] == "12|12"
     assert by_first_cell["1"][-3:] == ["0", "14", "9"]
     assert by_first_cell["2"][-3:] == ["20", "0", "6"]
     assert by_first_cell["3"][-3:] == ["", "", ""]

@@ -58,10 +58,11 @@ def test_crowded_labels_stay_apart_and_readable_after_every_tile_is_fixed(
         for shape in overlay.tiles
     }
     labels: list[dict[str, Any]] = page.evaluate(
-        """shown => {
+        """async shown => {
+            const {drawPhotoOverlay} = await import("/static/js/photo.js");
             const figure = document.querySelector(".photo-overlay");
             const data = JSON.parse(figure.nextElementSibling.textContent);
-            window.drawPhotoOverlay(figure, data, shown);
+            drawPhotoOverlay(figure, data, shown);
             const svg = figure.querySelector(".photo-lines");
             const scale = svg.getBoundingClientRect().width / data.width;
             return [...svg.querySelectorAll("text")].map(text => {
@@ -93,3 +94,32 @@ def test_crowded_labels_stay_apart_and_readable_after_every_tile_is_fixed(
             o_left, o_top, o_right, o_bottom = other["box"]
             apart = right <= o_left or o_right <= left or bottom <= o_top or o_bottom <= top
             assert apart, (label, other)
+
+
+def test_a_label_moved_off_its_tile_is_tied_to_it_by_a_line(page: Page) -> None:
+    """On a crowded photo each label set beside its tile has a line from the label to the
+    tile's outline, drawn and visible on the phone."""
+    overlay = crowded_overlay((4000, 3000), (1000, 1000))
+    page.goto("/")
+    page.evaluate("html => { document.querySelector('main').innerHTML = html; }", rendered(overlay))
+    page.evaluate(
+        """async () => {
+            const {drawPhotoOverlay} = await import("/static/js/photo.js");
+            const figure = document.querySelector(".photo-overlay");
+            drawPhotoOverlay(figure, JSON.parse(figure.nextElementSibling.textContent));
+            figure.hidden = false;
+        }"""
+    )
+    for shape in overlay.tiles:
+        lines = page.locator(f".read-tile[data-number='{shape.number}'] line.leader")
+        if shape.leader is None:
+            assert lines.count() == 0
+            continue
+        assert lines.count() == 1
+        drawn = lines.first.evaluate(
+            "line => [line.x1, line.y1, line.x2, line.y2].map(a => a.baseVal.value)"
+        )
+        assert drawn == pytest.approx([*shape.leader[0], *shape.leader[1]], abs=0.1)
+        stroke = lines.first.evaluate("line => getComputedStyle(line).stroke")
+        assert stroke != "none"
+    assert any(shape.leader for shape in overlay.tiles)

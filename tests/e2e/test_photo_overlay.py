@@ -130,13 +130,17 @@ def test_outlines_and_chips_fix_remove_add_and_save(page: Page, table_api: Table
     page.get_by_role("button", name="Remove tile 2").click()
     expect(outlines.nth(1)).to_have_text("2: removed")
 
-    # Add one it missed, with the picker.
+    # Add one it missed, with the same number pads.
     page.get_by_role("link", name="Add a tile it missed").click()
     kept = {fixed, *labels[2:]}
     # Not 12-12: it is round 1's engine, on the table, so no hand can hold it.
-    missed = next(f"{h}-{h}" for h in range(11, -1, -1) if f"{h}-{h}" not in kept)
-    page.get_by_role("checkbox", name=f"{missed.replace('-', ' ')}", exact=True).check()
+    h = next(h for h in range(11, -1, -1) if f"{h}-{h}" not in kept)
+    missed = f"{h}-{h}"
+    for half in ("First half", "Second half"):
+        page.get_by_role("group", name=half).get_by_role("button", name=str(h), exact=True).click()
+    page.get_by_role("button", name=f"Add {missed}").click()
     expect(page.locator("#photo-chips .chip-label").last).to_have_text(missed)
+    expect(page.get_by_role("checkbox", name=f"{h} {h}", exact=True)).to_be_checked()
     wanted = kept | {missed}
     points = score_hand([Tile.parse(t) for t in wanted], Rules.from_json(RULES)).points
     expect(page.locator("#picked-summary")).to_contain_text(f"— {points} point")
@@ -177,13 +181,18 @@ def test_the_same_by_keyboard_alone(page: Page, table_api: TableApi) -> None:
     page.keyboard.press("Enter")
 
     page.get_by_role("link", name="Add a tile it missed").focus()
-    page.keyboard.press("Enter")  # lands on the picker's first tile, the double-12
+    page.keyboard.press("Enter")  # opens the number pads, on the first half's 0
     kept = {fixed, *labels[2:]}
-    # The double-12 is round 1's engine, on the table: the next tile, 12-11, is the one added.
-    page.keyboard.press("Tab")
-    if "12-11" not in kept:
-        page.keyboard.press("Space")
-        kept.add("12-11")
+    missed = next(h for h in range(1, 12) if f"{h}-0" not in kept)
+    page.keyboard.press("Enter")  # the first half: 0
+    for _ in range(13 + missed):  # on through the first pad to the second half's number
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    for _ in range(12 - missed + 1):  # past the rest of the pad to "Add"
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == f"Add {missed}-0"
+    page.keyboard.press("Enter")
+    kept.add(f"{missed}-0")
     page.get_by_role("button", name="Save Ann's tiles").focus()
     page.keyboard.press("Enter")
     expect_saved(page, table_api, created, kept)

@@ -35,26 +35,20 @@ ROOT = Path(__file__).resolve().parent
 MANIFEST = ROOT / "data" / "real_photos.json"
 PHOTOS = ROOT / "data" / "real_photos"
 
-# Public repositories kept for measuring the project from outside: nothing of theirs is read
-# or trained on, and the manifest must never name one.
-RESERVED_SOURCES = frozenset(
-    name.lower()
-    for name in (
-        "sdwalker62/InternYOLOv8",
-        "vinixxyama/TrabFinalPi",
-        "petr0n/domino-counter-app",
-        "jjmlovesgit/pipcounter",
-        "Rakeduk/Domino_Detector",
-        "hartmannr76/pip-tracker-client",
-        "yeshdev1/domino_helper",
-        "ljparrish/Domino-Robot",
-        "Guix266/robot-dominoes-CSIE5047-NTU-TW",
-        "hershal/opencv-testing",
-        "LinceRojo/Domibot",
-        "Funallingus/METR4202_PROJECT_REPOSITORY",
-        "hsb-cvavr-18/domino-assistent",
+RESERVED_LIST = ROOT / "data" / "reserved_sources.md"
+
+
+def reserved_sources(path: Path = RESERVED_LIST) -> frozenset[str]:
+    """The repositories (lower-cased ``owner/name``) kept for measuring the project from
+    outside: nothing of theirs is read or trained on, and the manifest must never name one.
+    They are listed in a Markdown file as ``- owner/name`` lines."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(
+        line[2:].strip().lower() for line in lines if line.startswith("- ") and "/" in line
     )
-)
+
+
+RESERVED_SOURCES = reserved_sources()
 
 SCENES = frozenset({"hand", "tiles in lines", "close-up", "box", "printed cards", "other"})
 SETS = frozenset({"double-6", "double-9", "double-12", "double-15", "unknown"})

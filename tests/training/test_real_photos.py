@@ -14,6 +14,7 @@ import pytest
 from training.real_photos import (
     MANIFEST,
     REQUIRED,
+    RESERVED_SOURCES,
     check,
     dev_photo_sha256,
     fetch,
@@ -50,7 +51,7 @@ def test_every_entry_has_the_required_fields(entries: list[dict[str, Any]]) -> N
 
 def test_a_reserved_source_or_dev_photo_is_caught(entries: list[dict[str, Any]]) -> None:
     reserved = copy.deepcopy(entries[0])
-    reserved["source_repo"] = "Rakeduk/Domino_Detector"
+    reserved["source_repo"] = sorted(RESERVED_SOURCES)[0].upper()
     dev_copy = copy.deepcopy(entries[1])
     incomplete = {k: v for k, v in entries[2].items() if k != "licence"}
     problems = manifest_problems([reserved, dev_copy, incomplete], frozenset({dev_copy["sha256"]}))
@@ -58,6 +59,12 @@ def test_a_reserved_source_or_dev_photo_is_caught(entries: list[dict[str, Any]])
     assert "reserved source" in problems[0]
     assert "dev photos" in problems[1]
     assert "missing licence" in problems[2]
+
+
+def test_the_reserved_list_is_read_whole() -> None:
+    """Every ``- owner/name`` line of training/data/reserved_sources.md (13 repositories)."""
+    assert len(RESERVED_SOURCES) == 13
+    assert all(name.count("/") == 1 and " " not in name for name in RESERVED_SOURCES)
 
 
 def _repo_with_photo(tmp_path: Path, data: bytes) -> tuple[Path, str]:

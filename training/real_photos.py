@@ -219,6 +219,113 @@ def summary(entries: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+Pair = tuple[int, int]
+
+
+def _pairs(tiles: Sequence[Sequence[int]]) -> list[Pair]:
+    return sorted((max(a, b), min(a, b)) for a, b in tiles)
+
+
+def read_counts(path: Path) -> dict[str, dict[str, Any]]:
+    """One counter's counts from a JSON-lines file, by photo file; a later line for the same
+    photo replaces an earlier one (a counter's own correction)."""
+    counts: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            count = json.loads(line)
+            counts[count["file"]] = {
+                "tiles": _pairs(count["tiles"]),
+                "cut_by_frame": count.get("cut_by_frame", []),
+                "unreadable": int(count.get("unreadable", 0)),
+                "counter": str(count["counter"]),
+                "note": str(count.get("note", "")),
+            }
+        except (ValueError, KeyError, TypeError) as error:
+            raise ManifestError(f"{path}:{number}: not a count ({error})") from error
+    return counts
+
+
+def record(
+    entries: Sequence[dict[str, Any]], counts: dict[str, dict[str, Any]], slot: str
+) -> list[str]:
+    """Put one counter's counts into ``slot`` of each photo's entry; the problems, in words.
+    The same counter may not fill both slots of a photo."""
+    problems: list[str] = []
+    by_file = {entry["file"]: entry for entry in entries}
+    other = COUNT_SLOTS[1 - COUNT_SLOTS.index(slot)]
+    for file, count in counts.items():
+        entry = by_file.get(file)
+        if entry is None:
+            problems.append(f"{file}: not in the manifest")
+            continue
+        theirs = entry["counts"][other]
+        if theirs is not None and theirs["counter"] == count["counter"]:
+            problems.append(f"{file}: {count['counter']} already counted it ({other})")
+            continue
+        entry["counts"][slot] = count
+    return problems
+
+
+def record_source_labels(entries: Sequence[dict[str, Any]], slot: str) -> int:
+    """Take the source's own labels (ground-truth files), where it has them, as ``slot``'s
+    count: made by other people, from the game's record rather than from the photo, so
+    independent of an eye count. Returns how many were taken."""
+    taken = 0
+    for entry in entries:
+        labels = entry.get("source_labels")
+        if labels is None or entry["counts"][slot] is not None:
+            continue
+        entry["counts"][slot] = {
+            "tiles": _pairs(labels),
+            "cut_by_frame": [],
+            "unreadable": 0,
+            "counter": f"source: {entry['source_labels_origin']}",
+            "note": "",
+        }
+        taken += 1
+    return taken
+
+
+def settle(
+    entries: Sequence[dict[str, Any]], third: dict[str, dict[str, Any]] | None = None
+) -> list[str]:
+    """Label every photo whose two counts agree on its tiles, and every photo a third look
+    (``third``) settled; the photos whose counts still differ, each with what differs."""
+    differ: list[str] = []
+    for entry in entries:
+        looked = (third or {}).get(entry["file"])
+        if looked is not None:
+            entry["label"] = {
+                "tiles": looked["tiles"],
+                "cut_by_frame": looked["cut_by_frame"],
+                "how": f"third look ({looked['counter']})",
+            }
+            continue
+        first, second = (entry["counts"][slot] for slot in COUNT_SLOTS)
+        if first is None or second is None or entry["label"] is not None:
+            continue
+        a, b = Counter(map(tuple, first["tiles"])), Counter(map(tuple, second["tiles"]))
+        if a == b:
+            cut = second["cut_by_frame"] or first["cut_by_frame"]
+            entry["label"] = {
+                "tiles": _pairs(first["tiles"]),
+                "cut_by_frame": cut,
+                "how": "counts agreed",
+            }
+        else:
+            differ.append(
+                f"{entry['file']}: only in the first count {sorted((a - b).elements())}, "
+                f"only in the second {sorted((b - a).elements())}"
+            )
+    return differ
+
+
+def save_manifest(data: dict[str, Any], path: Path = MANIFEST) -> None:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.real_photos", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -226,9 +333,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     fetch_cmd.add_argument("--from", dest="source_dir", type=Path, required=True)
     commands.add_parser("list", help="photos per source, scene and count state")
     commands.add_parser("check", help="every photo fetched, with the sha256 that was counted")
+    record_cmd = commands.add_parser("record", help="put one counter's counts into the manifest")
+    record_cmd.add_argument("--slot", choices=COUNT_SLOTS, required=True)
+    given = record_cmd.add_mutually_exclusive_group(required=True)
+    given.add_argument("--counts", type=Path, help="a counter's JSON-lines file")
+    given.add_argument(
+        "--source-labels", action="store_true", help="the sources' own labels, where they have them"
+    )
+    settle_cmd = commands.add_parser("settle", help="label the photos whose counts agree")
+    settle_cmd.add_argument("--third", type=Path, help="JSON-lines file of third looks")
     args = parser.parse_args(argv)
+    data = json.loads(MANIFEST.read_text())
     entries = load_manifest()
     if args.command == "list":
+        print(summary(entries))
+        return 0
+    if args.command in ("record", "settle"):
+        entries = data["photos"]
+        if args.command == "record" and args.source_labels:
+            print(f"{record_source_labels(entries, args.slot)} photos take their source's labels")
+            problems = []
+        elif args.command == "record":
+            problems = record(entries, read_counts(args.counts), args.slot)
+        else:
+            problems = settle(entries, read_counts(args.third) if args.third else None)
+        save_manifest(data)
+        for problem in problems:
+            print(problem)
         print(summary(entries))
         return 0
     if args.command == "fetch":

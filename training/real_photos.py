@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -264,7 +265,7 @@ def record(
         if theirs is not None and theirs["counter"] == count["counter"]:
             problems.append(f"{file}: {count['counter']} already counted it ({other})")
             continue
-        entry["counts"][slot] = count
+        entry["counts"][slot] = {**count, "tiles": _pairs(count["tiles"])}
     return problems
 
 
@@ -322,8 +323,13 @@ def settle(
     return differ
 
 
+_PAIR_SPREAD = re.compile(r"\[\s+(-?\d+|null),\s+(-?\d+|null)\s+\]")
+
+
 def save_manifest(data: dict[str, Any], path: Path = MANIFEST) -> None:
-    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    """The manifest as indented JSON, each tile's pair of halves kept on one line."""
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    path.write_text(_PAIR_SPREAD.sub(r"[\1, \2]", text) + "\n", encoding="utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,6 +20,8 @@ from training.real_photos import (
     fetch,
     load_manifest,
     manifest_problems,
+    record,
+    settle,
 )
 
 DEV_MANIFEST = Path(__file__).resolve().parents[3] / "shared" / "photos" / "dev" / "manifest.json"
@@ -114,3 +116,33 @@ def test_fetch_refuses_a_photo_that_differs_from_the_one_counted(tmp_path: Path)
 def test_manifest_file_is_plain_json_with_a_photos_list() -> None:
     data = json.loads(MANIFEST.read_text())
     assert data["format"] == 1 and isinstance(data["photos"], list)
+
+
+def _uncounted(file: str) -> dict[str, Any]:
+    return {"file": file, "counts": {"first": None, "second": None}, "label": None}
+
+
+def _count(file: str, tiles: list[list[int]], counter: str) -> dict[str, dict[str, Any]]:
+    line = {"file": file, "tiles": tiles, "counter": counter}
+    return {file: {**line, "cut_by_frame": [], "unreadable": 0, "note": ""}}
+
+
+def test_two_agreeing_counts_settle_a_photo_and_differing_ones_wait_for_a_third_look() -> None:
+    agree, differ = _uncounted("a.jpg"), _uncounted("b.jpg")
+    assert record([agree, differ], _count("a.jpg", [[2, 5], [6, 6]], "ann"), "first") == []
+    record([agree, differ], _count("b.jpg", [[3, 2]], "ann"), "first")
+    record([agree, differ], _count("a.jpg", [[6, 6], [5, 2]], "bob"), "second")
+    record([agree, differ], _count("b.jpg", [[2, 1]], "bob"), "second")
+    (left,) = settle([agree, differ])
+    assert agree["label"]["tiles"] == [(5, 2), (6, 6)]
+    assert differ["label"] is None and "b.jpg" in left and "(3, 2)" in left
+    settle([agree, differ], _count("b.jpg", [[3, 2]], "cy"))
+    assert differ["label"]["how"] == "third look (cy)"
+
+
+def test_one_counter_cannot_fill_both_counts_of_a_photo() -> None:
+    photo = _uncounted("a.jpg")
+    record([photo], _count("a.jpg", [[1, 0]], "ann"), "first")
+    (problem,) = record([photo], _count("a.jpg", [[1, 0]], "ann"), "second")
+    assert "already counted" in problem
+    assert photo["counts"]["second"] is None

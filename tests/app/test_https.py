@@ -92,15 +92,17 @@ def https_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
+        # gunicorn listens before its worker has loaded the app: wait for a whole answer.
+        ready = ssl.create_default_context(cafile=str(cert))
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                with urllib.request.urlopen(f"https://127.0.0.1:{port}/", context=ready, timeout=5):
                     break
             except OSError:
-                time.sleep(0.2)
+                time.sleep(0.3)
         else:
-            pytest.fail("the HTTPS server did not start within 30 s")
+            pytest.fail("the HTTPS server did not answer within 60 s")
         yield port, cert
     finally:
         server.terminate()

@@ -95,6 +95,8 @@ class TableScene:
     """Face-down tiles wholly in the picture."""
     marker_kinds: tuple[str, ...] = ()
     """The kinds of marker drawn (from MARKER_KINDS), for looking at the renderer's range."""
+    dark_tiles: bool = False
+    """Black tiles with white pips."""
 
     def to_json(self) -> dict[str, Any]:
         """The position as the `vision table` contract writes it (without image and ms)."""
@@ -713,6 +715,7 @@ def render_table(
         loose=tuple(listed[i] for i in loose_laid),
         face_down=face_down,
         marker_kinds=tuple(sorted(set(markers.values()))),
+        dark_tiles=dark_tiles,
     )
 
 

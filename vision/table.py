@@ -196,11 +196,13 @@ def _facing(point: np.ndarray, outward: np.ndarray, target: np.ndarray, unit: fl
 class _Path:
     """A train's tiles in order. ``from_root``: its first tile is a layout's first tile or a
     spinner it branches from, the rest laid against one of that tile's sides; otherwise its
-    first tile is laid against the hub (``linked``: seen starting there)."""
+    first tile is laid against the hub (``linked``: seen starting there, every tile seen)."""
 
     tiles: tuple[int, ...]
     from_root: bool
     linked: bool = True
+    gap: int = 0
+    """Where tiles not seen break the train (the index in ``tiles`` after the gap), or 0."""
 
 
 def _best_readings(
@@ -289,12 +291,14 @@ def group_table(
                     if child not in seen:
                         paths.extend(_walk(child, seen, neighbours, shapes, from_root=False))
                 continue
-            start, linked = _hub_start(members, shapes, doubles, used, centre)
-            if start is None:
-                loose.extend(members)
-                continue
+            start, linked = _hub_start(members, shapes, centre, used, doubles)
             walked = _walk(start, set(), neighbours, shapes, from_root=False)
             paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
+        paths = _bridged(paths, shapes, doubles, used)
+        # A lone tile neither facing the hub nor lying on from a train is not part of one.
+        lone = [p for p in paths if not p.linked and not p.gap and len(p.tiles) == 1]
+        loose.extend(p.tiles[0] for p in lone)
+        paths = [p for p in paths if p not in lone]
     else:
         lines = [members for members in groups.values() if len(members) > 1]
         if not lines and count == 1:
@@ -328,6 +332,16 @@ def group_table(
     for path in paths:
         if path.from_root:
             choices, outers, failed = _best_arm(path.tiles, tiles[path.tiles[0]].pips, options)
+        elif path.gap:
+            # Tiles not seen lie between the two parts: the second is read on its own.
+            before, after = path.tiles[: path.gap], path.tiles[path.gap :]
+            choices, outers, failed = _best_readings(before, engine_number, options)
+            more = _best_readings(after, None, options)
+            choices, outers, failed = choices + more[0], outers + more[1], failed + more[2]
+            alone = options[after[0]][more[0][0]][0]
+            if len(after) == 1 and alone[0] != alone[1]:
+                # A lone plain tile past the gap may face either way: its end is a guess.
+                failed[path.gap] = True
         else:
             start_number = engine_number if path.linked else None
             choices, outers, failed = _best_readings(path.tiles, start_number, options)
@@ -446,6 +460,61 @@ def _components(neighbours: Sequence[Sequence[int]]) -> list[int]:
     return label
 
 
+# A chain not seen to start at the hub continues a train whose free end faces it from at most
+# this many short sides away: one to three tiles the finder missed lie between.
+BRIDGE_REACH = 7.0
+BRIDGE_FACING = 0.9
+
+
+def _bridged(
+    paths: Sequence[_Path],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+) -> list[_Path]:
+    """Trains with a gap mended: a chain not seen to start at the hub, lying straight on
+    from a train's free end, is that train's continuation (with the tiles between not seen),
+    the nearest first. The train is then believed less, as its link was not seen."""
+    trains = [path for path in paths if path.linked and not path.from_root]
+    pieces = [path for path in paths if not path.linked and not path.from_root]
+    offers: list[tuple[float, int, int]] = []
+    for t, train in enumerate(trains):
+        last = train.tiles[-1]
+        ends = _free_ends(last, shapes[last], doubles[last], used)
+        for p, piece in enumerate(pieces):
+            first = piece.tiles[0]
+            unit = (shapes[last].short + shapes[first].short) / 2
+            for point, outward in ends:
+                for other, facing_back in _free_ends(first, shapes[first], doubles[first], used):
+                    towards = other - point
+                    distance = float(np.linalg.norm(towards))
+                    if not unit * JOINT_RANGE[1] < distance <= BRIDGE_REACH * unit:
+                        continue
+                    towards /= distance
+                    if (
+                        towards @ outward >= BRIDGE_FACING
+                        and -towards @ facing_back >= BRIDGE_FACING
+                    ):
+                        offers.append((distance / unit, t, p))
+    offers.sort()
+    joined: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, t, p in offers:
+        if t not in joined and p not in taken:
+            joined[t] = p
+            taken.add(p)
+    out: list[_Path] = []
+    for t, train in enumerate(trains):
+        if t in joined:
+            piece = pieces[joined[t]]
+            out.append(_Path(train.tiles + piece.tiles, False, False, gap=len(train.tiles)))
+        else:
+            out.append(train)
+    out.extend(piece for p, piece in enumerate(pieces) if p not in taken)
+    out.extend(path for path in paths if path.from_root)
+    return out
+
+
 def _walk(
     start: int,
     seen: set[int],
@@ -541,12 +610,12 @@ def _branches_at(index: int, used: set[tuple[int, int]], doubles: Sequence[bool]
 def _hub_start(
     members: Sequence[int],
     shapes: Sequence[_Shape],
-    doubles: Sequence[bool],
-    used: set[tuple[int, int]],
     centre: np.ndarray,
-) -> tuple[int | None, bool]:
-    """A chain's first tile from the hub and whether its free end was seen facing the hub;
-    a single tile not facing the hub is loose (None)."""
+    used: set[tuple[int, int]],
+    doubles: Sequence[bool],
+) -> tuple[int, bool]:
+    """A chain's first tile from the hub and whether its free end was seen facing the hub
+    (else the tile nearest the hub)."""
     facing = [
         i
         for i in members
@@ -556,11 +625,7 @@ def _hub_start(
         )
     ]
     nearest = sorted(facing or members, key=lambda i: np.linalg.norm(shapes[i].centre - centre))
-    if facing:
-        return nearest[0], True
-    if len(members) == 1:
-        return None, False
-    return nearest[0], False
+    return nearest[0], bool(facing)
 
 
 def _first_tile(

@@ -215,6 +215,24 @@ def test_the_engine_in_a_hub_is_the_double_the_trains_face() -> None:
     assert layout.open_ends == (1, 3, 5)
 
 
+def test_a_train_with_a_tile_not_seen_still_ends_where_it_ends() -> None:
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3), (3, 8), (8, 2), (2, 5)], [(7, 1)], [(7, 4)]]
+    )
+    del tiles[2]  # the 3-8: the finder missed it
+    layout = group_table(tiles)
+    assert trains_of(layout) == [((1, 2, 3), 5, False), ((4,), 1, False), ((5,), 4, False)]
+    assert layout.open_ends == (1, 4, 5)
+    gapped = next(train for train in layout.trains if train.end == 5)
+    assert gapped.confidence <= 0.5 * 0.95  # its link was not seen: the player checks it
+    # One tile past the gap could face either way: its end is a guess, marked unsure.
+    del tiles[3]
+    layout = group_table(tiles)
+    assert layout.open_ends in {(1, 2, 4), (1, 4, 8)}
+    assert 2 in layout.unsure
+
+
 def test_a_spinner_adds_an_end_for_each_branch() -> None:
     s = 40.0
     c = (400.0, 300.0)

@@ -557,7 +557,8 @@ def render_table(
                 reach_here = style.aspect / 2
             else:
                 reach_here = reach
-            length = int(rng.integers(1 if index < 2 else 0, 9 if index < 2 else 5))
+            # A line long enough for 20 tiles or more on most tables; shorter branches.
+            length = int(rng.integers(5, 16) if index < 2 else rng.integers(0, 8))
             start = hub_centre + _unit(angle) * reach_here
             chain = _lay_chain(layer, rng, unused, start, angle, number, length)
             # The root always heads each of its arms, even an arm with no tile yet.

@@ -461,8 +461,11 @@ def _components(neighbours: Sequence[Sequence[int]]) -> list[int]:
 
 
 # A chain not seen to start at the hub continues a train whose free end faces it from at most
-# this many short sides away: one to three tiles the finder missed lie between.
+# this many short sides away: one to three tiles the finder missed lie between. A lone tile
+# continues one only across a single missing tile: farther off it is more likely a tile laid
+# down by a player.
 BRIDGE_REACH = 7.0
+BRIDGE_REACH_LONE = 3.6
 BRIDGE_FACING = 0.9
 
 
@@ -488,7 +491,8 @@ def _bridged(
                 for other, facing_back in _free_ends(first, shapes[first], doubles[first], used):
                     towards = other - point
                     distance = float(np.linalg.norm(towards))
-                    if not unit * JOINT_RANGE[1] < distance <= BRIDGE_REACH * unit:
+                    reach = BRIDGE_REACH if len(piece.tiles) > 1 else BRIDGE_REACH_LONE
+                    if not unit * JOINT_RANGE[1] < distance <= reach * unit:
                         continue
                     towards /= distance
                     if (

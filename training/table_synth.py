@@ -245,7 +245,6 @@ def _lay_chain(
     heading: float,
     number: int,
     length: int,
-    allow_bends: bool = True,
 ) -> list[_Laid]:
     """Up to ``length`` tiles from a free end at ``start`` offering ``number``: each one an
     unused tile of the set holding the number offered, laid where it fits (straight, or bent
@@ -261,11 +260,10 @@ def _lay_chain(
         placed = False
         for pips in holding[:4]:
             double = pips[0] == pips[1]
-            # A train mostly ends on a plain tile; doubles go in now and then.
             options = _next_placements(end, heading, double, after_double, layer.style.aspect, rng)
             # A train turns only where it meets the table's edge, not to dodge another.
             straight = options[0][0]
-            if layer.within(straight) or not allow_bends:
+            if layer.within(straight):
                 options = options[:1]
             for tile, new_heading, crosswise in options:
                 if not layer.fits(tile):

@@ -568,16 +568,8 @@ def _find_hub(
     """The engine's index (if seen) and the hub's centre (if there is a hub)."""
     count = len(shapes)
     if hub_centre is not None:
-        centre = np.asarray(hub_centre, np.float64)
-        near = [
-            i
-            for i in range(count)
-            if doubles[i] and np.linalg.norm(shapes[i].centre - centre) <= 2.0 * shapes[i].short
-        ]
-        engine = min(
-            near, key=lambda i: float(np.linalg.norm(shapes[i].centre - centre)), default=None
-        )
-        return engine, centre
+        given = np.asarray(hub_centre, np.float64)
+        return _engine_near(given, shapes, doubles), given
     best: tuple[int, int, int] | None = None
     for candidate in range(count):
         if not doubles[candidate]:
@@ -601,9 +593,87 @@ def _find_hub(
         if best is None or key > best:
             best = key
     if best is None:
-        return None, None
+        # No engine seen as the start of chains: the hub may still be where three or more
+        # chains point (an engine the finder missed, or one standing in a plastic hub).
+        pointed = _radiating_point(shapes, doubles, used, component)
+        if pointed is None:
+            return None, None
+        return _engine_near(pointed, shapes, doubles), pointed
     engine = -best[2]
     return engine, shapes[engine].centre
+
+
+def _engine_near(
+    centre: np.ndarray, shapes: Sequence[_Shape], doubles: Sequence[bool]
+) -> int | None:
+    """The double lying at the hub's centre, if one is seen there."""
+    near = [
+        i
+        for i in range(len(shapes))
+        if doubles[i] and np.linalg.norm(shapes[i].centre - centre) <= 2.0 * shapes[i].short
+    ]
+    return min(near, key=lambda i: float(np.linalg.norm(shapes[i].centre - centre)), default=None)
+
+
+RADIATING_CHAINS = 3
+
+
+def _radiating_point(
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+    component: Sequence[int],
+) -> np.ndarray | None:
+    """The point the free ends of the most chains (at least RADIATING_CHAINS) face, within
+    a hub's reach: where an unseen engine or a plastic hub lies."""
+    points, ways, units, owners = [], [], [], []
+    for i, shape in enumerate(shapes):
+        for point, outward in _free_ends(i, shape, doubles[i], used):
+            points.append(point)
+            ways.append(outward)
+            units.append(shape.short)
+            owners.append(component[i])
+    if len(set(owners)) < RADIATING_CHAINS:
+        return None
+    p, w = np.asarray(points), np.asarray(ways)
+    unit = np.asarray(units)
+    owner = np.asarray(owners)
+    # Where each two ends' lines cross, ahead of both and within reach of both.
+    a, b = np.triu_indices(len(p), k=1)
+    keep = owner[a] != owner[b]
+    a, b = a[keep], b[keep]
+    cross = w[a, 0] * w[b, 1] - w[a, 1] * w[b, 0]
+    steady = np.abs(cross) > 0.2  # lines at a fair angle: their crossing is well placed
+    a, b, cross = a[steady], b[steady], cross[steady]
+    if len(a) == 0:
+        return None
+    gap = p[b] - p[a]
+    along_a = (gap[:, 0] * w[b, 1] - gap[:, 1] * w[b, 0]) / cross
+    along_b = (gap[:, 0] * w[a, 1] - gap[:, 1] * w[a, 0]) / cross
+    near = (
+        (along_a > 0)
+        & (along_b > 0)
+        & (along_a <= HUB_REACH * unit[a])
+        & (along_b <= HUB_REACH * unit[b])
+    )
+    if not np.any(near):
+        return None
+    candidates = p[a[near]] + w[a[near]] * along_a[near][:, None]
+    # How many chains face each candidate.
+    towards = candidates[:, None, :] - p[None, :, :]
+    distance = np.linalg.norm(towards, axis=2)
+    cosine = np.einsum("cij,ij->ci", towards, w) / np.maximum(distance, 1e-6)
+    facing = (distance <= HUB_REACH * unit[None, :]) & (cosine >= HUB_FACING)
+    chains = np.array([len(set(owner[row].tolist())) for row in facing])
+    best = int(np.argmax(chains))
+    if chains[best] < RADIATING_CHAINS:
+        return None
+    # The point nearest every facing end's line (least squares).
+    rows = facing[best]
+    normal = np.column_stack([-w[rows, 1], w[rows, 0]])
+    offset = np.einsum("ij,ij->i", normal, p[rows])
+    centre, *_ = np.linalg.lstsq(normal, offset, rcond=None)
+    return np.asarray(centre, np.float64)
 
 
 def _branches_at(index: int, used: set[tuple[int, int]], doubles: Sequence[bool]) -> int:

@@ -204,6 +204,18 @@ def test_a_hub_seen_without_its_engine_is_found_from_the_centre_passed_in() -> N
     assert trains_of(layout) == [((0, 1), 8, False), ((2,), 5, False), ((3, 4, 5), 0, False)]
 
 
+def test_without_the_engine_the_hub_is_where_three_chains_point() -> None:
+    centre = (500.0, 400.0)
+    tiles = _hub_layout(centre, [[(12, 3), (3, 8)], [(12, 5)], [(12, 1), (1, 1), (1, 0)]])
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile is None
+    assert math.dist(layout.hub.centre, centre) < 10
+    assert trains_of(layout) == [((0, 1), 8, False), ((2,), 5, False), ((3, 4, 5), 0, False)]
+    # Two chains are not enough to place a hub: a line with its two ends and a lone tile.
+    two = group_table(tiles[:3])
+    assert two.hub is None and two.open_ends == (8, 12) and two.loose == (2,)
+
+
 def test_the_engine_in_a_hub_is_the_double_the_trains_face() -> None:
     centre = (500.0, 400.0)
     tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
@@ -305,6 +317,21 @@ def test_any_legal_radial_table_at_any_scale_turn_and_order_gives_its_ends(
     # Every tile but the engine is in exactly one train.
     chained = sorted(index for train in layout.trains for index in train.tiles)
     assert chained == sorted(set(range(len(tiles))) - {order.index(0)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(hub_tables())
+def test_a_radial_table_whose_engine_was_not_seen_still_has_its_hub_and_ends(
+    case: tuple[list[DetectedTile], list[int], list[int]],
+) -> None:
+    tiles, ends, order = case
+    engine = order.index(0)
+    unseen = [t for i, t in enumerate(tiles) if i != engine]
+    layout = group_table(unseen)
+    if len(ends) >= 3:
+        assert layout.hub is not None and layout.hub.engine_tile is None
+        assert list(layout.open_ends) == ends
+        assert layout.unsure == () and layout.loose == ()
 
 
 @settings(max_examples=60, deadline=None)

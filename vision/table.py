@@ -326,8 +326,15 @@ def group_table(
         others = [(p, c) for p, c in tile.alternatives if p != tile.pips and p not in shown]
         options.append(own if index in roots else own + others)
     engine_number = _engine_number(tiles, engine, paths)
-
     final: dict[int, int] = {}
+    if engine is not None:
+        # The engine as the trains' first tiles have it: a misread engine breaks every
+        # train's first joint, its likelier other double none.
+        choice = _engine_choice(options[engine], tiles, paths)
+        if choice:
+            final[engine] = choice
+            engine_number = options[engine][choice][0][0]
+
     read_paths: list[tuple[_Path, int, list[bool]]] = []  # (path, end, failed joints)
     for path in paths:
         if path.from_root:
@@ -736,6 +743,29 @@ def _longest_path(start: int, neighbours: Sequence[Sequence[int]]) -> list[int]:
     return path
 
 
+def _engine_choice(
+    engine_options: Sequence[tuple[Pips, float]],
+    tiles: Sequence[DetectedTile],
+    paths: Sequence[_Path],
+) -> int:
+    """Which of the engine's readings (a double) most trains start with: its own unless
+    another one fits more of them."""
+    firsts = [tiles[path.tiles[0]].pips for path in paths if _from_hub(path)]
+    best, best_count = 0, -1
+    for choice, (pips, _) in enumerate(engine_options):
+        if pips[0] != pips[1]:
+            continue
+        fitting = sum(1 for first in firsts if pips[0] in first)
+        if fitting > best_count:
+            best, best_count = choice, fitting
+    return best
+
+
+def _from_hub(path: _Path) -> bool:
+    """The path's first tile is laid against the hub (seen so, or across a gap further on)."""
+    return not path.from_root and (path.linked or path.gap > 0)
+
+
 def _engine_number(
     tiles: Sequence[DetectedTile],
     engine: int | None,
@@ -746,7 +776,7 @@ def _engine_number(
         return tiles[engine].pips[0]
     votes: dict[int, int] = {}
     for path in paths:
-        if path.from_root:
+        if not _from_hub(path):
             continue
         for number in set(tiles[path.tiles[0]].pips):
             votes[number] = votes.get(number, 0) + 1

@@ -245,6 +245,18 @@ def test_a_train_with_a_tile_not_seen_still_ends_where_it_ends() -> None:
     assert 2 in layout.unsure
 
 
+def test_a_misread_engine_is_mended_from_its_other_reading_the_trains_start_with() -> None:
+    centre = (500.0, 400.0)
+    trains = [[(7, 3)], [(7, 5), (5, 5)], [(7, 1)]]
+    engine = tile((8, 8), centre, 0.4, confidence=0.6, alternatives=(((7, 7), 0.3),))
+    layout = group_table([engine, *_hub_layout(centre, trains)])
+    assert layout.tiles[0].pips == (7, 7) and layout.mended == (0,)
+    assert layout.open_ends == (1, 3, 5) and layout.unsure == ()
+    # With no such reading the engine and every train's first tile are marked unsure.
+    layout = group_table([replace(engine, alternatives=()), *_hub_layout(centre, trains)])
+    assert layout.unsure == (0, 1, 2, 4)
+
+
 def test_a_spinner_adds_an_end_for_each_branch() -> None:
     s = 40.0
     c = (400.0, 300.0)

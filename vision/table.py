@@ -263,8 +263,10 @@ def group_table(
     """Group read tiles into the table's hub, trains, free ends and loose tiles.
 
     ``hub_centre`` (photo pixels) is where a hub detector saw the hub; without it the hub is
-    the double from which the most chains start (three, or two with one not touching it).
-    The engine is the double at the hub's centre, if one is seen there."""
+    the double from which the most chains start (three, or two with one not touching it),
+    else the point the free ends of three or more chains face. The engine is the double at
+    the hub's centre, if one is seen there. Without a hub, each chain is a line (block
+    dominoes) with its arms from its first tile."""
     count = len(tiles)
     shapes = [_shape(tile.corners) for tile in tiles]
     doubles = [tile.pips[0] == tile.pips[1] for tile in tiles]
@@ -280,41 +282,11 @@ def group_table(
         groups.setdefault(component[index], []).append(index)
 
     engine, centre = _find_hub(shapes, doubles, used, component, hub_centre)
-    paths: list[_Path] = []
-    loose: list[int] = []
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
-        for members in groups.values():
-            if engine is not None and engine in members:
-                seen = {engine}
-                for child in neighbours[engine]:
-                    if child not in seen:
-                        paths.extend(_walk(child, seen, neighbours, shapes, from_root=False))
-                continue
-            start, linked = _hub_start(members, shapes, centre, used, doubles)
-            walked = _walk(start, set(), neighbours, shapes, from_root=False)
-            paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
-        paths = _bridged(paths, shapes, doubles, used)
-        # A lone tile neither facing the hub nor lying on from a train is not part of one.
-        lone = [p for p in paths if not p.linked and not p.gap and len(p.tiles) == 1]
-        loose.extend(p.tiles[0] for p in lone)
-        paths = [p for p in paths if p not in lone]
+        paths, loose = _hub_paths(groups, engine, centre, neighbours, shapes, doubles, used)
     else:
-        lines = [members for members in groups.values() if len(members) > 1]
-        if not lines and count == 1:
-            lines = [[0]]
-        for members in groups.values():
-            if members not in lines:
-                loose.extend(members)
-        for members in lines:
-            root = _first_tile(members, neighbours, doubles)
-            roots.append(root)
-            seen = {root}
-            for child in neighbours[root]:
-                if child not in seen:
-                    for path in _walk(child, seen, neighbours, shapes, from_root=False):
-                        head = path.tiles if path.from_root else (root, *path.tiles)
-                        paths.append(_Path(head, True))
+        paths, loose, roots = _line_paths(groups, neighbours, shapes, doubles)
 
     # Each tile may be read as it was or as one of its other likely tiles, though not as a
     # tile another one shows (a set holds each tile once). A layout's first tile stays as
@@ -395,6 +367,59 @@ def group_table(
         unsure=tuple(sorted(unsure)),
         mended=tuple(sorted(index for index, choice in final.items() if choice > 0)),
     )
+
+
+def _hub_paths(
+    groups: dict[int, list[int]],
+    engine: int | None,
+    centre: np.ndarray,
+    neighbours: Sequence[Sequence[int]],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+) -> tuple[list[_Path], list[int]]:
+    """The trains from a hub, and the loose tiles."""
+    paths: list[_Path] = []
+    for members in groups.values():
+        if engine is not None and engine in members:
+            seen = {engine}
+            for child in neighbours[engine]:
+                if child not in seen:
+                    paths.extend(_walk(child, seen, neighbours, shapes, from_root=False))
+            continue
+        start, linked = _hub_start(members, shapes, centre, used, doubles)
+        walked = _walk(start, set(), neighbours, shapes, from_root=False)
+        paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
+    paths = _bridged(paths, shapes, doubles, used)
+    # A lone tile neither facing the hub nor lying on from a train is not part of one.
+    lone = [path for path in paths if not path.linked and not path.gap and len(path.tiles) == 1]
+    return [path for path in paths if path not in lone], [path.tiles[0] for path in lone]
+
+
+def _line_paths(
+    groups: dict[int, list[int]],
+    neighbours: Sequence[Sequence[int]],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+) -> tuple[list[_Path], list[int], list[int]]:
+    """Without a hub: the arms of each line from its first tile, the loose tiles, and each
+    line's first tile. A lone tile is a line only when it is the photo's only tile."""
+    lines = [members for members in groups.values() if len(members) > 1]
+    if not lines and sum(len(members) for members in groups.values()) == 1:
+        lines = list(groups.values())
+    loose = [i for members in groups.values() if members not in lines for i in members]
+    paths: list[_Path] = []
+    roots: list[int] = []
+    for members in lines:
+        root = _first_tile(members, neighbours, doubles)
+        roots.append(root)
+        seen = {root}
+        for child in neighbours[root]:
+            if child not in seen:
+                for path in _walk(child, seen, neighbours, shapes, from_root=False):
+                    head = path.tiles if path.from_root else (root, *path.tiles)
+                    paths.append(_Path(head, True))
+    return paths, loose, roots
 
 
 def _train(path: _Path, end: int, tiles: Sequence[DetectedTile], hub: bool) -> Train:

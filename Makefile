@@ -67,6 +67,7 @@ bench: $(COMPILED)
 	$(BIN)/python benchmarks/bench_api.py
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_vision.py
+	$(BIN)/python benchmarks/bench_table.py
 	$(BIN)/python benchmarks/bench_upload.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.

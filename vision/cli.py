@@ -1,4 +1,5 @@
-"""Command line: `python -m vision score PHOTO [PHOTO ...] [--blank-scoring RULE] [--set-max N]`."""
+"""Command line: `python -m vision score PHOTO [PHOTO ...] [--blank-scoring RULE] [--set-max N]`
+and `python -m vision table PHOTO [PHOTO ...] [--set-max N]`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from vision.decode import PhotoError
 from vision.halves import MAX_PIPS
 from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader, score_reading
+from vision.table import TableLayout, group_table
+from vision.types import HandReading
 
 BLANK_SCORING_CHOICES: tuple[str, ...] = tuple(
     str(choice) for choice in CHOICES["blank_scoring"] or ()
@@ -52,6 +55,24 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--threads", type=int, default=1, help="inference threads for the model (default: 1)"
     )
+    table = commands.add_parser(
+        "table",
+        help=(
+            "print one JSON line per photo of the table: its tiles, the hub, the trains from it"
+            " and the numbers their free ends offer"
+        ),
+    )
+    table.add_argument("photos", nargs="+", metavar="PHOTO", help="image files to read")
+    table.add_argument(
+        "--set-max",
+        type=_set_max,
+        default=None,
+        metavar="N",
+        help="the set's highest half (12 for double-12): no half above it is reported",
+    )
+    table.add_argument(
+        "--threads", type=int, default=1, help="inference threads for the model (default: 1)"
+    )
     return parser
 
 
@@ -70,20 +91,9 @@ def score_photo(
 ) -> dict[str, Any]:
     """The contract's JSON object for one photo (an error object if it cannot be read)."""
     started = time.perf_counter()
-    try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError:
-        return {"image": path, "error": "is a directory, not a photo"}
-    except FileNotFoundError:
-        return {"image": path, "error": "no such file"}
-    except OSError as exc:
-        return {"image": path, "error": f"cannot open the file ({exc.strerror or exc})"}
-    try:
-        reading = reader.read(data, max_pips=set_max)
-    except PhotoError as exc:
-        return {"image": path, "error": str(exc)}
-    except (cv2.error, MemoryError):
-        return {"image": path, "error": "the image could not be processed"}
+    reading = _read_photo(reader, path, set_max)
+    if isinstance(reading, dict):
+        return reading
     points = score_reading(reading, blank_scoring)
     return {
         "image": path,
@@ -94,6 +104,68 @@ def score_photo(
         "tiles": [tile.to_json() for tile in reading.tiles],
         "points": points,
     }
+
+
+def table_photo(reader: HandReader, path: str, set_max: int | None = None) -> dict[str, Any]:
+    """The contract's JSON object for one photo of the table (an error object if it cannot
+    be read)."""
+    started = time.perf_counter()
+    reading = _read_photo(reader, path, set_max)
+    if isinstance(reading, dict):
+        return reading
+    layout = group_table(reading.tiles)
+    return {
+        "image": path,
+        "width": reading.width,
+        "height": reading.height,
+        "ms": int(round((time.perf_counter() - started) * 1000)),
+        **table_json(layout),
+    }
+
+
+def table_json(layout: TableLayout) -> dict[str, Any]:
+    """A table's position as the contract's fields (all but image, size and ms)."""
+    hub = layout.hub
+    return {
+        "tiles": [tile.to_json() for tile in layout.tiles],
+        "hub": None
+        if hub is None
+        else {"engine_tile": hub.engine_tile, "center": [hub.centre[0], hub.centre[1]]},
+        "trains": [
+            {
+                "tiles": list(train.tiles),
+                "end": train.end,
+                "open_double": train.open_double,
+                # Train markers are not looked for yet: null asks the player.
+                "marker": None,
+                "confidence": round(train.confidence, 3),
+            }
+            for train in layout.trains
+        ],
+        "open_ends": list(layout.open_ends),
+        "loose": list(layout.loose),
+        # Face-down tiles are not counted yet: the reading's hints are shapes it doubted,
+        # face-down tiles among them but not only those, so no honest count comes from them.
+        "face_down": 0,
+    }
+
+
+def _read_photo(reader: HandReader, path: str, set_max: int | None) -> HandReading | dict[str, Any]:
+    """The photo's tiles as read, or the contract's error object."""
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        return {"image": path, "error": "is a directory, not a photo"}
+    except FileNotFoundError:
+        return {"image": path, "error": "no such file"}
+    except OSError as exc:
+        return {"image": path, "error": f"cannot open the file ({exc.strerror or exc})"}
+    try:
+        return reader.read(data, max_pips=set_max)
+    except PhotoError as exc:
+        return {"image": path, "error": str(exc)}
+    except (cv2.error, MemoryError):
+        return {"image": path, "error": "the image could not be processed"}
 
 
 def main(
@@ -122,7 +194,10 @@ def main(
             return 2
     failed = False
     for path in args.photos:
-        result = score_photo(reader, path, args.blank_scoring, args.set_max)
+        if args.command == "table":
+            result = table_photo(reader, path, args.set_max)
+        else:
+            result = score_photo(reader, path, args.blank_scoring, args.set_max)
         failed = failed or "error" in result
         stream.write(json.dumps(result) + "\n")
         stream.flush()

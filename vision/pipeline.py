@@ -111,7 +111,7 @@ class HandReader:
         (face_up,) = self._face_up(crops, [read])
         if face_up < ONE_TILE_IS_TILE:
             return []
-        return [_detected(read.pips, read.confidence * face_up, quad, photo)]
+        return [_detected(read.pips, read.confidence * face_up, quad, photo, read.alternatives)]
 
     def _read_with(
         self, finder: TileFinderLike, photo: Photo, max_pips: int | None
@@ -132,7 +132,11 @@ class HandReader:
             reads = self._steadied(photo, quads, reads, kept, max_pips)
             chosen = one_of_each([reads[index] for index in kept])
             for index, (pips, sureness) in zip(kept, chosen, strict=True):
-                tiles.append(_detected(pips, sureness * face_up[index], quads[index], photo))
+                read = reads[index]
+                others = _other_readings(read, pips)
+                tiles.append(
+                    _detected(pips, sureness * face_up[index], quads[index], photo, others)
+                )
         # Faces cut by the photo's edge are hints too, after every doubted outline.
         outlines = [*quads, *(face.corners for face in cut)]
         doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
@@ -337,14 +341,33 @@ def whole_photo_quad(width: int, height: int) -> NDArray[np.float32]:
 
 
 def _detected(
-    pips: tuple[int, int], confidence: float, quad: NDArray[np.float32], photo: Photo
+    pips: tuple[int, int],
+    confidence: float,
+    quad: NDArray[np.float32],
+    photo: Photo,
+    alternatives: Sequence[tuple[tuple[int, int], float]] = (),
 ) -> DetectedTile:
     """One reported tile; ``confidence``: how sure the pipeline is that it is this tile."""
+    shown = (max(pips), min(pips))
     return DetectedTile(
-        pips=(max(pips), min(pips)),
+        pips=shown,
         confidence=float(np.clip(confidence, 0.0, 1.0)),
         corners=_photo_corners(quad, 1.0 / photo.scale, photo.width, photo.height),
+        alternatives=tuple(
+            ((max(other), min(other)), float(chance))
+            for other, chance in alternatives
+            if (max(other), min(other)) != shown
+        ),
     )
+
+
+def _other_readings(
+    read: TileReadLike, shown: tuple[int, int]
+) -> list[tuple[tuple[int, int], float]]:
+    """The read's other likely tiles, its own first when a surer read took it (one of each)."""
+    own = (max(read.pips), min(read.pips))
+    first = [(own, read.confidence)] if own != shown else []
+    return sorted([*first, *read.alternatives], key=lambda item: -item[1])
 
 
 def _photo_corners(

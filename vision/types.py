@@ -17,6 +17,10 @@ class DetectedTile:
     corners: tuple[tuple[int, int], ...]
     """Outline in the photo's pixel coordinates (after EXIF orientation), clockwise on screen
     from the top-left corner."""
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    """Other tiles it may be, most probable first: (pips larger first, probability). Not part
+    of the contract's JSON; the table's chains use them to mend a reading that breaks a
+    joint."""
 
     def to_json(self) -> dict[str, Any]:
         """The tile as the contract's JSON object."""

@@ -1,0 +1,365 @@
+"""Grouping a table's tiles into the hub, trains and free ends (vision/table.py, no model)."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from training.table_synth import TableScene, render_table
+from vision.table import UNSURE_CONFIDENCE, TableLayout, group_table
+from vision.types import DetectedTile
+
+SIZE = (1008, 756)
+
+
+@functools.cache
+def table(seed: int, block: bool = False) -> TableScene:
+    return render_table(seed, size=SIZE, block=block)
+
+
+def detections(scene: TableScene) -> list[DetectedTile]:
+    """The renderer's true tiles as a perfect finder and reader would report them."""
+    return [
+        DetectedTile(
+            pips=tile.pips,
+            confidence=0.97,
+            corners=tuple((int(round(x)), int(round(y))) for x, y in tile.corners),
+        )
+        for tile in scene.tiles
+    ]
+
+
+def trains_of(layout: TableLayout | TableScene) -> list[tuple[tuple[int, ...], int, bool]]:
+    return sorted((train.tiles, train.end, train.open_double) for train in layout.trains)
+
+
+def tile(
+    pips: tuple[int, int],
+    centre: tuple[float, float],
+    angle: float,
+    short: float = 40.0,
+    confidence: float = 0.95,
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = (),
+) -> DetectedTile:
+    """A tile lying at ``centre``, its long side along ``angle`` (radians)."""
+    ux, uy = math.cos(angle) * short, math.sin(angle) * short
+    vx, vy = -uy / 2, ux / 2
+    cx, cy = centre
+    corners = [
+        (cx - ux - vx, cy - uy - vy),
+        (cx + ux - vx, cy + uy - vy),
+        (cx + ux + vx, cy + uy + vy),
+        (cx - ux + vx, cy - uy + vy),
+    ]
+    return DetectedTile(
+        pips=(max(pips), min(pips)),
+        confidence=confidence,
+        corners=tuple((int(round(x)), int(round(y))) for x, y in corners),
+        alternatives=alternatives,
+    )
+
+
+# --------------------------------------------------------------------------- rendered tables
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 5, 6, 8, 9])
+def test_perfect_detections_of_a_rendered_table_give_its_exact_position(seed: int) -> None:
+    scene = table(seed)
+    assert scene.hub is not None
+    layout = group_table(detections(scene))
+    assert layout.hub is not None
+    assert layout.hub.engine_tile == scene.hub.engine_tile
+    assert trains_of(layout) == trains_of(scene)
+    assert layout.open_ends == scene.open_ends
+    assert layout.loose == scene.loose
+    assert layout.unsure == () and layout.mended == ()
+
+
+@pytest.mark.parametrize("seed", [25, 31, 40])
+def test_a_rendered_block_line_gives_its_free_ends(seed: int) -> None:
+    scene = table(seed, block=True)
+    layout = group_table(detections(scene))
+    assert layout.open_ends == scene.open_ends
+    chained = {index for train in layout.trains for index in train.tiles}
+    # A spinner with tiles on all four sides is a bare engine with four trains: the same
+    # ends either way, the spinner then being the engine.
+    if layout.hub is not None and layout.hub.engine_tile is not None:
+        chained.add(layout.hub.engine_tile)
+    assert chained == {index for train in scene.trains for index in train.tiles}
+    assert layout.unsure == ()
+
+
+def _misread_in_the_middle(scene: TableScene) -> tuple[int, tuple[int, int]]:
+    """A plain tile inside the longest train, and a reading of it one pip off."""
+    longest = max(scene.trains, key=lambda train: len(train.tiles))
+    for index in longest.tiles[1:-1]:
+        pips = scene.tiles[index].pips
+        if pips[0] != pips[1]:
+            wrong = (pips[0], (pips[1] + 1) % 10)
+            if wrong[0] != wrong[1] and (max(wrong), min(wrong)) not in {
+                t.pips for t in scene.tiles
+            }:
+                return index, (max(wrong), min(wrong))
+    raise AssertionError("no plain tile to misread")  # pragma: no cover
+
+
+@pytest.mark.parametrize("seed", [0, 4, 6])
+def test_a_misread_tile_whose_other_reading_fits_its_joints_is_mended(seed: int) -> None:
+    scene = table(seed)
+    tiles = detections(scene)
+    index, wrong = _misread_in_the_middle(scene)
+    right = scene.tiles[index].pips
+    tiles[index] = replace(tiles[index], pips=wrong, confidence=0.6, alternatives=((right, 0.3),))
+    layout = group_table(tiles)
+    assert layout.tiles[index].pips == right
+    assert layout.mended == (index,)
+    assert trains_of(layout) == trains_of(scene)
+    assert layout.open_ends == scene.open_ends
+
+
+@pytest.mark.parametrize("seed", [0, 4, 6])
+def test_a_misread_tile_with_no_fitting_reading_marks_its_joint_unsure(seed: int) -> None:
+    scene = table(seed)
+    tiles = detections(scene)
+    index, wrong = _misread_in_the_middle(scene)
+    tiles[index] = replace(tiles[index], pips=wrong)
+    layout = group_table(tiles)
+    assert index in layout.unsure
+    assert layout.tiles[index].confidence <= UNSURE_CONFIDENCE
+    train = next(t for t in layout.trains if index in t.tiles)
+    assert train.confidence <= UNSURE_CONFIDENCE
+    # The tile on the other side of the broken joint is unsure too; the rest are not.
+    assert 2 <= len(layout.unsure) <= 3
+
+
+# --------------------------------------------------------------------------- drawn by hand
+
+
+def test_a_single_tile_offers_both_its_numbers() -> None:
+    layout = group_table([tile((6, 2), (300, 300), 0.3)])
+    assert layout.hub is None
+    assert layout.open_ends == (2, 6)
+    assert layout.loose == ()
+
+
+def test_tiles_apart_from_each_other_are_loose_and_no_photo_is_an_empty_table() -> None:
+    layout = group_table([tile((6, 2), (100, 100), 0.0), tile((5, 1), (600, 400), 1.0)])
+    assert layout.trains == () and layout.loose == (0, 1) and layout.open_ends == ()
+    empty = group_table([])
+    assert empty.trains == () and empty.hub is None and empty.open_ends == ()
+
+
+def test_a_line_through_a_crosswise_double_and_round_a_bend() -> None:
+    s = 40.0  # short side: a tile is 80 x 40 pixels
+    tiles = [
+        tile((3, 1), (100, 100), 0.0),  # 1 | 3
+        tile((3, 3), (100 + 1.5 * s + 2, 100), math.pi / 2),  # crosswise 3-3
+        tile((3, 5), (100 + 3 * s + 4, 100), 0.0),  # 3 | 5
+        # Turned down at the edge: its 5 half beside the last half of the 3-5.
+        tile((5, 4), (100 + 3.5 * s + 4, 100 + 1.5 * s + 2), math.pi / 2),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert layout.open_ends == (1, 4)
+    assert layout.unsure == ()
+    assert sorted(index for train in layout.trains for index in train.tiles) == [0, 1, 1, 2, 3]
+
+
+def test_tiles_side_by_side_are_not_a_chain() -> None:
+    s = 40.0
+    # A hand laid in a column: long sides touching, no end against another tile.
+    tiles = [tile((9, k), (500, 100 + k * (s + 2)), 0.0) for k in range(4)]
+    layout = group_table(tiles)
+    assert layout.trains == ()
+    assert layout.loose == (0, 1, 2, 3)
+
+
+def _hub_layout(
+    centre: tuple[float, float], trains: Sequence[Sequence[tuple[int, int]]]
+) -> list[DetectedTile]:
+    """Straight trains of plain tiles from a plastic hub's slots, 3.2 short sides out."""
+    s = 30.0
+    tiles: list[DetectedTile] = []
+    for k, train in enumerate(trains):
+        angle = k * 2 * math.pi / 8
+        ux, uy = math.cos(angle), math.sin(angle)
+        for step, pips in enumerate(train):
+            reach = (3.2 + 1.0 + step * 2.05) * s
+            tiles.append(tile(pips, (centre[0] + ux * reach, centre[1] + uy * reach), angle, s))
+    return tiles
+
+
+def test_a_hub_seen_without_its_engine_is_found_from_the_centre_passed_in() -> None:
+    centre = (500.0, 400.0)
+    tiles = _hub_layout(centre, [[(12, 3), (3, 8)], [(12, 5)], [(12, 1), (1, 1), (1, 0)]])
+    layout = group_table(tiles, hub_centre=centre)
+    assert layout.hub is not None and layout.hub.engine_tile is None
+    assert layout.hub.centre == (500, 400)
+    assert trains_of(layout) == [((0, 1), 8, False), ((2,), 5, False), ((3, 4, 5), 0, False)]
+
+
+def test_without_the_engine_the_hub_is_where_three_chains_point() -> None:
+    centre = (500.0, 400.0)
+    tiles = _hub_layout(centre, [[(12, 3), (3, 8)], [(12, 5)], [(12, 1), (1, 1), (1, 0)]])
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile is None
+    assert math.dist(layout.hub.centre, centre) < 10
+    assert trains_of(layout) == [((0, 1), 8, False), ((2,), 5, False), ((3, 4, 5), 0, False)]
+    # Two chains are not enough to place a hub: a line with its two ends and a lone tile.
+    two = group_table(tiles[:3])
+    assert two.hub is None and two.open_ends == (8, 12) and two.loose == (2,)
+
+
+def test_the_engine_in_a_hub_is_the_double_the_trains_face() -> None:
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3)], [(7, 5), (5, 5)], [(7, 1)]]
+    )
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [((1,), 3, False), ((2, 3), 5, True), ((4,), 1, False)]
+    assert layout.open_ends == (1, 3, 5)
+
+
+def test_a_train_with_a_tile_not_seen_still_ends_where_it_ends() -> None:
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3), (3, 8), (8, 2), (2, 5)], [(7, 1)], [(7, 4)]]
+    )
+    del tiles[2]  # the 3-8: the finder missed it
+    layout = group_table(tiles)
+    assert trains_of(layout) == [((1, 2, 3), 5, False), ((4,), 1, False), ((5,), 4, False)]
+    assert layout.open_ends == (1, 4, 5)
+    gapped = next(train for train in layout.trains if train.end == 5)
+    assert gapped.confidence <= 0.5 * 0.95  # its link was not seen: the player checks it
+    # One tile past the gap could face either way: its end is a guess, marked unsure.
+    del tiles[3]
+    layout = group_table(tiles)
+    assert layout.open_ends in {(1, 2, 4), (1, 4, 8)}
+    assert 2 in layout.unsure
+
+
+def test_a_misread_engine_is_mended_from_its_other_reading_the_trains_start_with() -> None:
+    centre = (500.0, 400.0)
+    trains = [[(7, 3)], [(7, 5), (5, 5)], [(7, 1)]]
+    engine = tile((8, 8), centre, 0.4, confidence=0.6, alternatives=(((7, 7), 0.3),))
+    layout = group_table([engine, *_hub_layout(centre, trains)])
+    assert layout.tiles[0].pips == (7, 7) and layout.mended == (0,)
+    assert layout.open_ends == (1, 3, 5) and layout.unsure == ()
+    # With no such reading the engine and every train's first tile are marked unsure.
+    layout = group_table([replace(engine, alternatives=()), *_hub_layout(centre, trains)])
+    assert layout.unsure == (0, 1, 2, 4)
+
+
+def test_a_spinner_adds_an_end_for_each_branch() -> None:
+    s = 40.0
+    c = (400.0, 300.0)
+    tiles = [
+        tile((6, 6), c, math.pi / 2),  # the spinner, across the line
+        tile((6, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0),
+        tile((6, 4), (c[0] - 1.5 * s - 2, c[1]), 0.0),
+        tile((6, 1), (c[0], c[1] - 2 * s - 2), math.pi / 2),  # from the spinner's end
+    ]
+    layout = group_table(tiles)
+    assert layout.open_ends == (1, 2, 4)
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def hub_tables(draw: st.DrawFn) -> tuple[list[DetectedTile], list[int], list[int]]:
+    """A bare-engine table: straight trains of distinct tiles following the rules, drawn at any
+    scale and turn, tiles in any order. Returns the tiles, the true ends and the order."""
+    engine = draw(st.integers(0, 12))
+    count = draw(st.integers(2, 6))
+    lengths = draw(st.lists(st.integers(1, 6), min_size=count, max_size=count))
+    used = {(engine, engine)}
+    s = draw(st.floats(18, 60))
+    turn = draw(st.floats(0, 2 * math.pi))
+    centre = (draw(st.floats(400, 600)), draw(st.floats(300, 500)))
+    tiles = [tile((engine, engine), centre, turn + draw(st.floats(0, math.pi)), s)]
+    ends = []
+    for k, length in enumerate(lengths):
+        angle = turn + k * 2 * math.pi / count
+        ux, uy = math.cos(angle), math.sin(angle)
+        number = engine
+        reach = max(1.3, 0.75 / math.sin(math.pi / count)) * s
+        for _ in range(length):
+            free = sorted(
+                (max(number, n), min(number, n))
+                for n in range(13)
+                if (max(number, n), min(number, n)) not in used and n != number
+            )
+            if not free:
+                break
+            pips = draw(st.sampled_from(free))
+            used.add(pips)
+            middle = reach + s * 1.0
+            tiles.append(tile(pips, (centre[0] + ux * middle, centre[1] + uy * middle), angle, s))
+            reach += 2.04 * s
+            number = pips[0] if pips[1] == number else pips[1]
+        ends.append(number)
+    order = draw(st.permutations(range(len(tiles))))
+    return [tiles[i] for i in order], sorted(ends), list(order)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hub_tables())
+def test_any_legal_radial_table_at_any_scale_turn_and_order_gives_its_ends(
+    case: tuple[list[DetectedTile], list[int], list[int]],
+) -> None:
+    tiles, ends, order = case
+    layout = group_table(tiles)
+    assert list(layout.open_ends) == ends
+    assert layout.unsure == () and layout.loose == ()
+    if layout.hub is None:
+        # Two trains against the engine's two ends are a line through a double: the same
+        # ends, read as a block line with the engine as its first tile.
+        assert len(ends) == 2
+        assert {train.tiles[0] for train in layout.trains} == {order.index(0)}
+        return
+    assert layout.hub.engine_tile == order.index(0)
+    # Every tile but the engine is in exactly one train.
+    chained = sorted(index for train in layout.trains for index in train.tiles)
+    assert chained == sorted(set(range(len(tiles))) - {order.index(0)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(hub_tables())
+def test_a_radial_table_whose_engine_was_not_seen_still_has_its_hub_and_ends(
+    case: tuple[list[DetectedTile], list[int], list[int]],
+) -> None:
+    tiles, ends, order = case
+    engine = order.index(0)
+    unseen = [t for i, t in enumerate(tiles) if i != engine]
+    layout = group_table(unseen)
+    if len(ends) >= 3:
+        assert layout.hub is not None and layout.hub.engine_tile is None
+        assert list(layout.open_ends) == ends
+        assert layout.unsure == () and layout.loose == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(hub_tables(), st.data())
+def test_whatever_the_tiles_each_one_is_in_a_train_or_loose_or_the_engine(
+    case: tuple[list[DetectedTile], list[int], list[int]], data: st.DataObject
+) -> None:
+    tiles, _, _ = case
+    # Drop some tiles, as a finder that misses some would.
+    kept = [t for t in tiles if data.draw(st.booleans())]
+    layout = group_table(kept)
+    engine = layout.hub.engine_tile if layout.hub is not None else None
+    roots = {train.tiles[0] for train in layout.trains} if layout.hub is None else set()
+    seen: list[int] = [index for train in layout.trains for index in train.tiles]
+    # Only a line's first tile heads more than one train.
+    assert all(seen.count(index) == 1 for index in set(seen) - roots)
+    everything = set(seen) | set(layout.loose) | ({engine} if engine is not None else set())
+    assert everything == set(range(len(kept)))
+    assert len(layout.open_ends) == len(layout.trains)

@@ -1,0 +1,193 @@
+"""Score `python -m vision table` on held-out rendered tables (never run in CI).
+
+    python -m training.score_tables [--tables 30] [--first-seed 900000000] [--threads 1]
+
+Each table (training/table_synth.py, seeds far from any a model learnt from) is drawn at
+2016x1512, scaled up to a 12-MP-like 4032x3024 JPEG and read by the command's own code with
+the committed models, as a phone's photo would be. Reported:
+
+- tiles found (a read outline over a true one, IoU >= 0.5) and read right (its pips too);
+- trains whose end is right (the reading has a train ending at the true last tile, with the
+  true end number);
+- photos whose whole position is right: the hub seen (or rightly not), every train's end and
+  open double right, and the free ends as a multiset; markers are not read yet (null), so a
+  photo counted right here is right but for its markers;
+- time per photo, decode and grouping included.
+
+The same figures with perfect detections (the renderer's own tiles, read right) separate the
+grouping from the finding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training.table_synth import TableScene, render_table
+from vision.geometry import outline_iou
+from vision.pipeline import HandReader
+from vision.table import TableLayout, group_table
+from vision.types import DetectedTile
+
+FIRST_SEED = 900_000_000
+SCALE = 2  # the 2016x1512 render shown as a 4032x3024 photo
+MATCH_IOU = 0.5
+
+
+@dataclass
+class Tally:
+    tables: int = 0
+    tiles: int = 0
+    found: int = 0
+    read_right: int = 0
+    extra: int = 0
+    trains: int = 0
+    ends_right: int = 0
+    positions_right: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def line(self, name: str) -> str:
+        share = _share
+        timing = ""
+        if self.ms:
+            timing = (
+                f"; ms per photo median {statistics.median(self.ms):.0f}, max {max(self.ms):.0f}"
+            )
+        return (
+            f"{name}: tiles found {share(self.found, self.tiles)}, read right"
+            f" {share(self.read_right, self.tiles)}, outlines on no tile {self.extra};"
+            f" train ends right {share(self.ends_right, self.trains)}; whole position right"
+            f" (but markers) {share(self.positions_right, self.tables)}{timing}"
+        )
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / max(whole, 1):.1f}%)"
+
+
+def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
+    """The renderer's tiles as a perfect finder and reader would report them."""
+    return [
+        DetectedTile(
+            pips=tile.pips,
+            confidence=0.99,
+            corners=tuple((int(round(x * scale)), int(round(y * scale))) for x, y in tile.corners),
+        )
+        for tile in scene.tiles
+    ]
+
+
+def match(scene: TableScene, tiles: Sequence[DetectedTile], scale: float) -> dict[int, int]:
+    """True tile index -> read tile index, best IoU first, each used once."""
+    pairs = []
+    for i, truth in enumerate(scene.tiles):
+        true_outline = np.asarray(truth.corners, np.float32) * scale
+        centre = true_outline.mean(axis=0)
+        for j, read in enumerate(tiles):
+            outline = np.asarray(read.corners, np.float32)
+            if np.linalg.norm(outline.mean(axis=0) - centre) > 60 * scale:
+                continue
+            iou = outline_iou(true_outline, outline)
+            if iou >= MATCH_IOU:
+                pairs.append((iou, i, j))
+    pairs.sort(reverse=True)
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in matched and j not in used:
+            matched[i] = j
+            used.add(j)
+    return matched
+
+
+def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) -> None:
+    matched = match(scene, layout.tiles, scale)
+    tally.tables += 1
+    tally.tiles += len(scene.tiles)
+    tally.found += len(matched)
+    tally.read_right += sum(
+        1 for i, j in matched.items() if layout.tiles[j].pips == scene.tiles[i].pips
+    )
+    tally.extra += len(layout.tiles) - len(matched)
+    ends = Counter((train.tiles[-1], train.end, train.open_double) for train in layout.trains)
+    whole = (scene.hub is None) == (layout.hub is None)
+    for train in scene.trains:
+        tally.trains += 1
+        last = matched.get(train.tiles[-1])
+        key = (-1 if last is None else last, train.end, train.open_double)
+        if ends[key] > 0:
+            ends[key] -= 1
+            tally.ends_right += 1
+        else:
+            whole = False
+    if whole and tuple(layout.open_ends) == scene.open_ends:
+        tally.positions_right += 1
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--keep", type=Path, default=None, help="write the photos here")
+    args = parser.parse_args(argv)
+
+    reader = HandReader(threads=args.threads)
+    pipeline, grouping, dark = Tally(), Tally(), Tally()
+    grouping_ms: list[float] = []
+    kinds: Counter[str] = Counter()
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
+    for seed in range(args.first_seed, args.first_seed + args.tables):
+        scene = render_table(seed)
+        if scene.hub is None:
+            kinds["block line"] += 1
+        else:
+            kinds["plastic hub" if scene.hub.plastic else "bare engine"] += 1
+        height, width = scene.image.shape[:2]
+        big = cv2.resize(
+            scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
+        )
+        ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        data = encoded.tobytes()
+        if args.keep is not None:
+            (args.keep / f"table_{seed}.jpg").write_bytes(data)
+
+        # What `python -m vision table` does with a photo's bytes.
+        started = time.perf_counter()
+        reading = reader.read(data)
+        layout = group_table(reading.tiles)
+        elapsed = (time.perf_counter() - started) * 1000
+        pipeline.ms.append(elapsed)
+        tally(pipeline, scene, layout, SCALE)
+        if scene.dark_tiles:
+            tally(dark, scene, layout, SCALE)
+
+        started = time.perf_counter()
+        ideal = group_table(perfect(scene))
+        grouping_ms.append((time.perf_counter() - started) * 1000)
+        tally(grouping, scene, ideal, 1.0)
+        print(
+            f"seed {seed}: {len(scene.tiles)} tiles, {len(scene.trains)} trains;"
+            f" read {len(layout.tiles)} tiles, {len(layout.trains)} trains, {elapsed:.0f} ms",
+            flush=True,
+        )
+    print(f"tables: {dict(kinds)}")
+    print(pipeline.line("pipeline (12-MP JPEG, committed models)"))
+    if dark.tables:
+        print(dark.line("  of which black tiles with white pips"))
+    print(grouping.line("grouping alone (perfect detections)"))
+    print(f"grouping alone: ms per table median {statistics.median(grouping_ms):.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,810 @@
+"""The table's chains: which tiles touch, the hub, the trains from it and their free ends.
+
+Pure geometry and rules on tiles already found and read (no model), for `python -m vision
+table` (shared/spec/vision.md, version 2):
+
+    group_table(tiles, hub_centre=None) -> TableLayout
+
+Two tiles are joined where an end of one lies against the other: end to end along a line, a
+tile's end against the side of the previous tile's last half (a train bending at the table's
+edge), or against the long side of a double laid crosswise. Measured in the tiles' own short
+sides, so the photo's scale and a slanted view do not matter. The hub is the double from which
+several chains start (or the point a hub detector passes in); each chain is ordered from it
+outwards. The chain checks the reading: every joint should show the same number on both
+sides, so a tile whose likelier other reading makes its joints match is read that way, and a
+joint that still does not match marks both its tiles unsure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.types import DetectedTile
+
+Pips = tuple[int, int]
+
+# Where two touching tiles' contact points lie apart, in short sides: one, give or take the
+# gaps players leave and a finder's loose outlines.
+JOINT_RANGE = (0.6, 1.45)
+# How straight one tile's end must face the other (cosine of the angle).
+FACING = 0.88
+# A chain starts from the hub when its first tile's free end faces the hub's centre from at
+# most this many short sides away (a plastic hub's slots lie about three out, the trains
+# round a bare engine closer; a hand laid down lies farther off).
+HUB_REACH = 5.5
+HUB_FACING = 0.8
+# An unsure tile's confidence is at most this, so that the app asks the player to check it.
+UNSURE_CONFIDENCE = 0.5
+# A chain not seen to start at the hub counts for this much of its tiles' confidence.
+UNLINKED_TRAIN = 0.5
+
+
+@dataclass(frozen=True)
+class Hub:
+    """The hub (or bare engine) the trains start from."""
+
+    engine_tile: int | None
+    """The engine's index in the tiles, or None when only the hub's centre is known."""
+    centre: tuple[int, int]
+    """The hub's centre in photo pixels."""
+
+
+@dataclass(frozen=True)
+class Train:
+    """One chain of touching tiles, from the hub (or the layout's first tile) outwards."""
+
+    tiles: tuple[int, ...]
+    end: int
+    """The number offered at the free end."""
+    open_double: bool
+    """The last tile is a double, nothing laid on it."""
+    confidence: float
+    """Belief that the chain and its end are read right: its least sure tile's confidence
+    (halved when its link to the hub was not seen)."""
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """The position read from a table photo's tiles."""
+
+    tiles: tuple[DetectedTile, ...]
+    """The tiles as given, in the same order; a reading the joints showed wrong is replaced
+    by the likelier reading that fits them, and unsure tiles have a lowered confidence."""
+    hub: Hub | None
+    trains: tuple[Train, ...]
+    open_ends: tuple[int, ...]
+    """The number at every free end, sorted."""
+    loose: tuple[int, ...]
+    """Tiles touching no chain."""
+    unsure: tuple[int, ...]
+    """Tiles at a joint whose two sides do not match."""
+    mended: tuple[int, ...]
+    """Tiles read again as another of their likely readings to make their joints match."""
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class _Shape:
+    centre: np.ndarray
+    axis: np.ndarray  # unit vector along the long side
+    long: float
+    short: float
+
+    def contacts(self, double: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Where another tile may touch this one, each with the way it faces: the middle of
+        each half (its end), and for a double, its middle facing either long side (as it
+        lies crosswise in a train)."""
+        reach = self.long / 4
+        points = [
+            (self.centre + self.axis * reach, self.axis),
+            (self.centre - self.axis * reach, -self.axis),
+        ]
+        if double:
+            across = np.array([-self.axis[1], self.axis[0]])
+            points += [(self.centre, across), (self.centre, -across)]
+        return points
+
+
+def _shape(corners: Sequence[tuple[int, int]]) -> _Shape:
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    edges = np.roll(q, -1, axis=0) - q
+    lengths = np.linalg.norm(edges, axis=1)
+    if lengths[0] + lengths[2] >= lengths[1] + lengths[3]:
+        along, long, short = edges[0] - edges[2], lengths[0] + lengths[2], lengths[1] + lengths[3]
+    else:
+        along, long, short = edges[1] - edges[3], lengths[1] + lengths[3], lengths[0] + lengths[2]
+    norm = float(np.linalg.norm(along)) or 1.0
+    return _Shape(q.mean(axis=0), along / norm, float(long / 2), max(float(short / 2), 1.0))
+
+
+@dataclass(frozen=True)
+class _Joint:
+    a: int
+    b: int
+    contact_a: int
+    contact_b: int
+    fit: float  # smaller is better
+
+
+def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
+    """Every pair of tiles that touch, each contact used once, the best-fitting first."""
+    candidates: list[_Joint] = []
+    contacts = [shape.contacts(double) for shape, double in zip(shapes, doubles, strict=True)]
+    for i, first in enumerate(shapes):
+        for j in range(i + 1, len(shapes)):
+            second = shapes[j]
+            unit = (first.short + second.short) / 2
+            if np.linalg.norm(first.centre - second.centre) > 3.5 * unit:
+                continue
+            for ca, (pa, oa) in enumerate(contacts[i]):
+                for cb, (pb, ob) in enumerate(contacts[j]):
+                    d = pb - pa
+                    gap = float(np.linalg.norm(d))
+                    if not JOINT_RANGE[0] <= gap / unit <= JOINT_RANGE[1]:
+                        continue
+                    d = d / gap
+                    faces_a, faces_b = float(d @ oa), float(-d @ ob)
+                    facing = max(faces_a, faces_b)
+                    # One end faces the other tile, and neither turns its back on it.
+                    if facing < FACING or min(faces_a, faces_b) < -0.3:
+                        continue
+                    fit = abs(gap / unit - 1.0) + 2.0 * (1.0 - facing)
+                    candidates.append(_Joint(i, j, ca, cb, fit))
+    candidates.sort(key=lambda joint: joint.fit)
+    used: set[tuple[int, int]] = set()
+    paired: set[tuple[int, int]] = set()
+    joints: list[_Joint] = []
+    for joint in candidates:
+        ends = {(joint.a, joint.contact_a), (joint.b, joint.contact_b)}
+        if ends & used or (joint.a, joint.b) in paired:
+            continue
+        used |= ends
+        paired.add((joint.a, joint.b))
+        joints.append(joint)
+    return joints
+
+
+def _free_ends(
+    index: int, shape: _Shape, double: bool, used: set[tuple[int, int]]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    return [
+        contact
+        for number, contact in enumerate(shape.contacts(double)[:2])
+        if (index, number) not in used
+    ]
+
+
+def _facing(point: np.ndarray, outward: np.ndarray, target: np.ndarray, unit: float) -> bool:
+    towards = target - point
+    distance = float(np.linalg.norm(towards))
+    if distance < 1e-6:
+        return True
+    return distance <= HUB_REACH * unit and float(towards @ outward) / distance >= HUB_FACING
+
+
+# --------------------------------------------------------------------------- readings
+
+
+@dataclass(frozen=True)
+class _Path:
+    """A train's tiles in order. ``from_root``: its first tile is a layout's first tile or a
+    spinner it branches from, the rest laid against one of that tile's sides; otherwise its
+    first tile is laid against the hub (``linked``: seen starting there, every tile seen)."""
+
+    tiles: tuple[int, ...]
+    from_root: bool
+    linked: bool = True
+    gap: int = 0
+    """Where tiles not seen break the train (the index in ``tiles`` after the gap), or 0."""
+
+
+def _best_readings(
+    path: Sequence[int],
+    start: int | None,
+    options: Sequence[Sequence[tuple[Pips, float]]],
+) -> tuple[list[int], list[int], list[bool]]:
+    """For each tile of a path, the reading (index into its options) and the number it offers
+    onwards that make the fewest joints fail, then the likeliest; and for each joint whether
+    it fails. A failed joint leaves either half free to go onwards."""
+    # state: (option, outer number) -> (failures, -log likelihood, back pointer)
+    layers: list[dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]]] = []
+    previous: dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]] = {}
+    for step, tile in enumerate(path):
+        current: dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]] = {}
+        for choice, (pips, chance) in enumerate(options[tile]):
+            cost = -math.log(max(chance, 1e-6))
+            for inner, outer in {(pips[0], pips[1]), (pips[1], pips[0])}:
+                incoming: list[tuple[int, float, tuple[int, int] | None, int | None]] = []
+                if step == 0:
+                    incoming.append((0, 0.0, None, start))
+                else:
+                    for state, (fails, nll, _) in previous.items():
+                        incoming.append((fails, nll, state, state[1]))
+                for fails, nll, back, number in incoming:
+                    broke = number is not None and number != inner
+                    score = (fails + int(broke), nll + cost, back)
+                    known = current.get((choice, outer))
+                    if known is None or score[:2] < known[:2]:
+                        current[(choice, outer)] = score
+        layers.append(current)
+        previous = current
+    key: tuple[int, int] | None = min(previous, key=lambda k: previous[k][:2])
+    picks: list[tuple[int, int]] = []
+    for layer in reversed(layers):
+        assert key is not None
+        picks.append(key)
+        key = layer[key][2]
+    picks.reverse()
+    choices = [choice for choice, _ in picks]
+    outers = [outer for _, outer in picks]
+    failed: list[bool] = []
+    number = start
+    for tile, choice, outer in zip(path, choices, outers, strict=True):
+        pips = options[tile][choice][0]
+        inner = pips[0] if pips[1] == outer else pips[1]
+        failed.append(number is not None and number != inner)
+        number = outer
+    return choices, outers, failed
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+def group_table(
+    tiles: Sequence[DetectedTile], hub_centre: tuple[float, float] | None = None
+) -> TableLayout:
+    """Group read tiles into the table's hub, trains, free ends and loose tiles.
+
+    ``hub_centre`` (photo pixels) is where a hub detector saw the hub; without it the hub is
+    the double from which the most chains start (three, or two with one not touching it),
+    else the point the free ends of three or more chains face. The engine is the double at
+    the hub's centre, if one is seen there. Without a hub, each chain is a line (block
+    dominoes) with its arms from its first tile."""
+    count = len(tiles)
+    shapes = [_shape(tile.corners) for tile in tiles]
+    doubles = [tile.pips[0] == tile.pips[1] for tile in tiles]
+    joints = _joints(shapes, doubles)
+    used = {(j.a, j.contact_a) for j in joints} | {(j.b, j.contact_b) for j in joints}
+    neighbours: list[list[int]] = [[] for _ in range(count)]
+    for joint in joints:
+        neighbours[joint.a].append(joint.b)
+        neighbours[joint.b].append(joint.a)
+    component = _components(neighbours)
+    groups: dict[int, list[int]] = {}
+    for index in range(count):
+        groups.setdefault(component[index], []).append(index)
+
+    engine, centre = _find_hub(shapes, doubles, used, component, hub_centre)
+    roots: list[int] = []  # without a hub, each line's first tile
+    if centre is not None:
+        paths, loose = _hub_paths(groups, engine, centre, neighbours, shapes, doubles, used)
+    else:
+        paths, loose, roots = _line_paths(groups, neighbours, shapes, doubles)
+
+    # Each tile may be read as it was or as one of its other likely tiles, though not as a
+    # tile another one shows (a set holds each tile once). A layout's first tile stays as
+    # read: its arms are checked against it.
+    shown = {tile.pips for tile in tiles}
+    options: list[list[tuple[Pips, float]]] = []
+    for index, tile in enumerate(tiles):
+        own = [(tile.pips, tile.confidence)]
+        others = [(p, c) for p, c in tile.alternatives if p != tile.pips and p not in shown]
+        options.append(own if index in roots else own + others)
+    engine_number = _engine_number(tiles, engine, paths)
+    final: dict[int, int] = {}
+    if engine is not None:
+        # The engine as the trains' first tiles have it: a misread engine breaks every
+        # train's first joint, its likelier other double none.
+        choice = _engine_choice(options[engine], tiles, paths)
+        if choice:
+            final[engine] = choice
+            engine_number = options[engine][choice][0][0]
+
+    read_paths: list[tuple[_Path, int, list[bool]]] = []  # (path, end, failed joints)
+    for path in paths:
+        if path.from_root:
+            choices, outers, failed = _best_arm(path.tiles, tiles[path.tiles[0]].pips, options)
+        elif path.gap:
+            # Tiles not seen lie between the two parts: the second is read on its own.
+            before, after = path.tiles[: path.gap], path.tiles[path.gap :]
+            choices, outers, failed = _best_readings(before, engine_number, options)
+            more = _best_readings(after, None, options)
+            choices, outers, failed = choices + more[0], outers + more[1], failed + more[2]
+            alone = options[after[0]][more[0][0]][0]
+            if len(after) == 1 and alone[0] != alone[1]:
+                # A lone plain tile past the gap may face either way: its end is a guess.
+                failed[path.gap] = True
+        else:
+            start_number = engine_number if path.linked else None
+            choices, outers, failed = _best_readings(path.tiles, start_number, options)
+        for member, choice in zip(path.tiles, choices, strict=True):
+            final.setdefault(member, choice)
+        read_paths.append((path, outers[-1], failed))
+
+    # A line's first tile offers its numbers on every side no arm is laid against, up to two
+    # (a line of one tile has two ends).
+    for root in roots:
+        arms = [(path, end) for path, end, _ in read_paths if path.tiles[0] == root]
+        for number in _root_sides(tiles[root].pips, arms, options, final)[: max(0, 2 - len(arms))]:
+            read_paths.append((_Path((root,), True), number, [False]))
+
+    unsure: set[int] = set()
+    for path, _, failed in read_paths:
+        for step, broke in enumerate(failed):
+            if broke:
+                unsure.add(path.tiles[step])
+                if step > 0:
+                    unsure.add(path.tiles[step - 1])
+                elif engine is not None:
+                    unsure.add(engine)
+    out_tiles: list[DetectedTile] = []
+    for index, tile in enumerate(tiles):
+        choice = final.get(index, 0)
+        pips, chance = options[index][choice]
+        confidence = tile.confidence if choice == 0 else chance
+        if index in unsure:
+            confidence = min(confidence, UNSURE_CONFIDENCE)
+        out_tiles.append(replace(tile, pips=pips, confidence=confidence))
+
+    trains = [_train(path, end, out_tiles, hub=centre is not None) for path, end, _ in read_paths]
+    in_trains = {index for train in trains for index in train.tiles}
+    hub = None
+    if centre is not None:
+        hub = Hub(engine, (int(round(centre[0])), int(round(centre[1]))))
+    return TableLayout(
+        tiles=tuple(out_tiles),
+        hub=hub,
+        trains=tuple(trains),
+        open_ends=tuple(sorted(train.end for train in trains)),
+        loose=tuple(sorted(i for i in loose if i not in in_trains and i != engine)),
+        unsure=tuple(sorted(unsure)),
+        mended=tuple(sorted(index for index, choice in final.items() if choice > 0)),
+    )
+
+
+def _hub_paths(
+    groups: dict[int, list[int]],
+    engine: int | None,
+    centre: np.ndarray,
+    neighbours: Sequence[Sequence[int]],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+) -> tuple[list[_Path], list[int]]:
+    """The trains from a hub, and the loose tiles."""
+    paths: list[_Path] = []
+    for members in groups.values():
+        if engine is not None and engine in members:
+            seen = {engine}
+            for child in neighbours[engine]:
+                if child not in seen:
+                    paths.extend(_walk(child, seen, neighbours, shapes, from_root=False))
+            continue
+        start, linked = _hub_start(members, shapes, centre, used, doubles)
+        walked = _walk(start, set(), neighbours, shapes, from_root=False)
+        paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
+    paths = _bridged(paths, shapes, doubles, used)
+    # A lone tile neither facing the hub nor lying on from a train is not part of one.
+    lone = [path for path in paths if not path.linked and not path.gap and len(path.tiles) == 1]
+    return [path for path in paths if path not in lone], [path.tiles[0] for path in lone]
+
+
+def _line_paths(
+    groups: dict[int, list[int]],
+    neighbours: Sequence[Sequence[int]],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+) -> tuple[list[_Path], list[int], list[int]]:
+    """Without a hub: the arms of each line from its first tile, the loose tiles, and each
+    line's first tile. A lone tile is a line only when it is the photo's only tile."""
+    lines = [members for members in groups.values() if len(members) > 1]
+    if not lines and sum(len(members) for members in groups.values()) == 1:
+        lines = list(groups.values())
+    loose = [i for members in groups.values() if members not in lines for i in members]
+    paths: list[_Path] = []
+    roots: list[int] = []
+    for members in lines:
+        root = _first_tile(members, neighbours, doubles)
+        roots.append(root)
+        seen = {root}
+        for child in neighbours[root]:
+            if child not in seen:
+                for path in _walk(child, seen, neighbours, shapes, from_root=False):
+                    head = path.tiles if path.from_root else (root, *path.tiles)
+                    paths.append(_Path(head, True))
+    return paths, loose, roots
+
+
+def _train(path: _Path, end: int, tiles: Sequence[DetectedTile], hub: bool) -> Train:
+    last = tiles[path.tiles[-1]].pips
+    # Without a hub, an arm of the first tile alone is that tile's free side, not a double
+    # left open at a train's end.
+    open_double = last[0] == last[1] and (hub or len(path.tiles) > 1)
+    belief = min(tiles[index].confidence for index in path.tiles)
+    if not path.linked:
+        belief *= UNLINKED_TRAIN
+    return Train(path.tiles, end, open_double, belief)
+
+
+def _best_arm(
+    head: tuple[int, ...], root_pips: Pips, options: Sequence[Sequence[tuple[Pips, float]]]
+) -> tuple[list[int], list[int], list[bool]]:
+    """An arm of a line from its first tile: the arm's tiles checked against whichever of
+    the first tile's numbers fits them best."""
+    rest = head[1:]
+    if not rest:
+        return [0], [root_pips[1]], [False]
+    best: tuple[int, float, list[int], list[int], list[bool], int] | None = None
+    for side in dict.fromkeys(root_pips):
+        choices, outers, failed = _best_readings(rest, side, options)
+        nll = sum(
+            -math.log(max(options[t][c][1], 1e-6)) for t, c in zip(rest, choices, strict=True)
+        )
+        key = (sum(failed), nll)
+        if best is None or key < best[:2]:
+            best = (key[0], key[1], choices, outers, failed, side)
+    assert best is not None
+    _, _, choices, outers, failed, side = best
+    other = root_pips[0] if root_pips[1] == side else root_pips[1]
+    return [0, *choices], [other, *outers], [False, *failed]
+
+
+def _root_sides(
+    pips: Pips,
+    arms: Sequence[tuple[_Path, int]],
+    options: Sequence[Sequence[tuple[Pips, float]]],
+    final: dict[int, int],
+) -> list[int]:
+    """The numbers a line's first tile offers on the sides no arm is laid against."""
+    if pips[0] == pips[1]:
+        return [pips[0], pips[0]]
+    sides = [pips[0], pips[1]]
+    for path, _ in arms:
+        if len(path.tiles) < 2:
+            continue
+        child = options[path.tiles[1]][final.get(path.tiles[1], 0)][0]
+        taken = next((number for number in sides if number in child), sides[0] if sides else None)
+        if taken is not None:
+            sides.remove(taken)
+    return sides
+
+
+def _components(neighbours: Sequence[Sequence[int]]) -> list[int]:
+    label = [-1] * len(neighbours)
+    for seed in range(len(neighbours)):
+        if label[seed] >= 0:
+            continue
+        label[seed] = seed
+        queue = deque([seed])
+        while queue:
+            here = queue.popleft()
+            for there in neighbours[here]:
+                if label[there] < 0:
+                    label[there] = seed
+                    queue.append(there)
+    return label
+
+
+# A chain not seen to start at the hub continues a train whose free end faces it from at most
+# this many short sides away: one to three tiles the finder missed lie between. A lone tile
+# continues one only across a single missing tile: farther off it is more likely a tile laid
+# down by a player.
+BRIDGE_REACH = 7.0
+BRIDGE_REACH_LONE = 3.6
+BRIDGE_FACING = 0.9
+
+
+def _bridged(
+    paths: Sequence[_Path],
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+) -> list[_Path]:
+    """Trains with a gap mended: a chain not seen to start at the hub, lying straight on
+    from a train's free end, is that train's continuation (with the tiles between not seen),
+    the nearest first. The train is then believed less, as its link was not seen."""
+    trains = [path for path in paths if path.linked and not path.from_root]
+    pieces = [path for path in paths if not path.linked and not path.from_root]
+    offers: list[tuple[float, int, int]] = []
+    for t, train in enumerate(trains):
+        last = train.tiles[-1]
+        ends = _free_ends(last, shapes[last], doubles[last], used)
+        for p, piece in enumerate(pieces):
+            first = piece.tiles[0]
+            unit = (shapes[last].short + shapes[first].short) / 2
+            for point, outward in ends:
+                for other, facing_back in _free_ends(first, shapes[first], doubles[first], used):
+                    towards = other - point
+                    distance = float(np.linalg.norm(towards))
+                    reach = BRIDGE_REACH if len(piece.tiles) > 1 else BRIDGE_REACH_LONE
+                    if not unit * JOINT_RANGE[1] < distance <= reach * unit:
+                        continue
+                    towards /= distance
+                    if (
+                        towards @ outward >= BRIDGE_FACING
+                        and -towards @ facing_back >= BRIDGE_FACING
+                    ):
+                        offers.append((distance / unit, t, p))
+    offers.sort()
+    joined: dict[int, int] = {}
+    taken: set[int] = set()
+    for _, t, p in offers:
+        if t not in joined and p not in taken:
+            joined[t] = p
+            taken.add(p)
+    out: list[_Path] = []
+    for t, train in enumerate(trains):
+        if t in joined:
+            piece = pieces[joined[t]]
+            out.append(_Path(train.tiles + piece.tiles, False, False, gap=len(train.tiles)))
+        else:
+            out.append(train)
+    out.extend(piece for p, piece in enumerate(pieces) if p not in taken)
+    out.extend(path for path in paths if path.from_root)
+    return out
+
+
+def _walk(
+    start: int,
+    seen: set[int],
+    neighbours: Sequence[Sequence[int]],
+    shapes: Sequence[_Shape],
+    from_root: bool,
+) -> list[_Path]:
+    """The trains from ``start`` outwards, marking their tiles ``seen``: straight on through
+    each tile, and from a tile where the chain branches (a spinner) a new train for each
+    other branch, starting at that tile."""
+    seen.add(start)
+    paths: list[_Path] = []
+    pending: list[tuple[list[int], bool]] = [([start], from_root)]
+    while pending:
+        tiles, rooted = pending.pop(0)
+        while True:
+            here = tiles[-1]
+            onward = [n for n in neighbours[here] if n not in seen]
+            if not onward:
+                break
+            seen.update(onward)
+            came_from = shapes[tiles[-2]].centre if len(tiles) > 1 else None
+            onward.sort(key=lambda n: _turn(came_from, shapes[here].centre, shapes[n].centre))
+            for branch in onward[1:]:
+                pending.append(([here, branch], True))
+            tiles.append(onward[0])
+        paths.append(_Path(tuple(tiles), rooted))
+    return paths
+
+
+def _turn(came_from: np.ndarray | None, here: np.ndarray, there: np.ndarray) -> float:
+    """How far a chain turns going on to ``there``: the straightest way is the main line."""
+    if came_from is None:
+        return 0.0
+    before, after = here - came_from, there - here
+    denominator = float(np.linalg.norm(before) * np.linalg.norm(after)) or 1.0
+    return -float(before @ after) / denominator
+
+
+def _find_hub(
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+    component: Sequence[int],
+    hub_centre: tuple[float, float] | None,
+) -> tuple[int | None, np.ndarray | None]:
+    """The engine's index (if seen) and the hub's centre (if there is a hub)."""
+    count = len(shapes)
+    if hub_centre is not None:
+        given = np.asarray(hub_centre, np.float64)
+        return _engine_near(given, shapes, doubles), given
+    best: tuple[int, int, int] | None = None
+    for candidate in range(count):
+        if not doubles[candidate]:
+            continue
+        centre = shapes[candidate].centre
+        # Chains starting here: other chains whose free end faces it, and tiles against it.
+        facing = {
+            component[i]
+            for i in range(count)
+            if component[i] != component[candidate]
+            and any(
+                _facing(point, outward, centre, shapes[i].short)
+                for point, outward in _free_ends(i, shapes[i], doubles[i], used)
+            )
+        }
+        touching = _branches_at(candidate, used, doubles)
+        # Two tiles against a double and nothing else is a double inside a line.
+        if len(facing) + touching < 2 or (not facing and touching < 3):
+            continue
+        key = (len(facing) + touching, len(facing), -candidate)
+        if best is None or key > best:
+            best = key
+    if best is None:
+        # No engine seen as the start of chains: the hub may still be where three or more
+        # chains point (an engine the finder missed, or one standing in a plastic hub).
+        pointed = _radiating_point(shapes, doubles, used, component)
+        if pointed is None:
+            return None, None
+        return _engine_near(pointed, shapes, doubles), pointed
+    engine = -best[2]
+    return engine, shapes[engine].centre
+
+
+def _engine_near(
+    centre: np.ndarray, shapes: Sequence[_Shape], doubles: Sequence[bool]
+) -> int | None:
+    """The double lying at the hub's centre, if one is seen there."""
+    near = [
+        i
+        for i in range(len(shapes))
+        if doubles[i] and np.linalg.norm(shapes[i].centre - centre) <= 2.0 * shapes[i].short
+    ]
+    return min(near, key=lambda i: float(np.linalg.norm(shapes[i].centre - centre)), default=None)
+
+
+RADIATING_CHAINS = 3
+
+
+def _radiating_point(
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+    component: Sequence[int],
+) -> np.ndarray | None:
+    """The point the free ends of the most chains (at least RADIATING_CHAINS) face, within
+    a hub's reach: where an unseen engine or a plastic hub lies."""
+    points, ways, units, owners = [], [], [], []
+    for i, shape in enumerate(shapes):
+        for point, outward in _free_ends(i, shape, doubles[i], used):
+            points.append(point)
+            ways.append(outward)
+            units.append(shape.short)
+            owners.append(component[i])
+    if len(set(owners)) < RADIATING_CHAINS:
+        return None
+    p, w = np.asarray(points), np.asarray(ways)
+    unit = np.asarray(units)
+    owner = np.asarray(owners)
+    # Where each two ends' lines cross, ahead of both and within reach of both.
+    a, b = np.triu_indices(len(p), k=1)
+    keep = owner[a] != owner[b]
+    a, b = a[keep], b[keep]
+    cross = w[a, 0] * w[b, 1] - w[a, 1] * w[b, 0]
+    steady = np.abs(cross) > 0.2  # lines at a fair angle: their crossing is well placed
+    a, b, cross = a[steady], b[steady], cross[steady]
+    if len(a) == 0:
+        return None
+    gap = p[b] - p[a]
+    along_a = (gap[:, 0] * w[b, 1] - gap[:, 1] * w[b, 0]) / cross
+    along_b = (gap[:, 0] * w[a, 1] - gap[:, 1] * w[a, 0]) / cross
+    near = (
+        (along_a > 0)
+        & (along_b > 0)
+        & (along_a <= HUB_REACH * unit[a])
+        & (along_b <= HUB_REACH * unit[b])
+    )
+    if not np.any(near):
+        return None
+    candidates = p[a[near]] + w[a[near]] * along_a[near][:, None]
+    # How many chains face each candidate.
+    towards = candidates[:, None, :] - p[None, :, :]
+    distance = np.linalg.norm(towards, axis=2)
+    cosine = np.einsum("cij,ij->ci", towards, w) / np.maximum(distance, 1e-6)
+    facing = (distance <= HUB_REACH * unit[None, :]) & (cosine >= HUB_FACING)
+    chains = np.array([len(set(owner[row].tolist())) for row in facing])
+    best = int(np.argmax(chains))
+    if chains[best] < RADIATING_CHAINS:
+        return None
+    # The point nearest every facing end's line (least squares).
+    rows = facing[best]
+    normal = np.column_stack([-w[rows, 1], w[rows, 0]])
+    offset = np.einsum("ij,ij->i", normal, p[rows])
+    centre, *_ = np.linalg.lstsq(normal, offset, rcond=None)
+    return np.asarray(centre, np.float64)
+
+
+def _branches_at(index: int, used: set[tuple[int, int]], doubles: Sequence[bool]) -> int:
+    """How many of a double's contacts another tile touches."""
+    return sum(1 for contact in range(4 if doubles[index] else 2) if (index, contact) in used)
+
+
+def _hub_start(
+    members: Sequence[int],
+    shapes: Sequence[_Shape],
+    centre: np.ndarray,
+    used: set[tuple[int, int]],
+    doubles: Sequence[bool],
+) -> tuple[int, bool]:
+    """A chain's first tile from the hub and whether its free end was seen facing the hub
+    (else the tile nearest the hub)."""
+    facing = [
+        i
+        for i in members
+        if any(
+            _facing(point, outward, centre, shapes[i].short)
+            for point, outward in _free_ends(i, shapes[i], doubles[i], used)
+        )
+    ]
+    nearest = sorted(facing or members, key=lambda i: np.linalg.norm(shapes[i].centre - centre))
+    return nearest[0], bool(facing)
+
+
+def _first_tile(
+    members: Sequence[int], neighbours: Sequence[Sequence[int]], doubles: Sequence[bool]
+) -> int:
+    """A line's first tile: a spinner (a double with three or four tiles against it), else
+    the double nearest the line's middle, else its middle tile."""
+    spinners = [i for i in members if doubles[i] and len(neighbours[i]) >= 3]
+    if spinners:
+        return spinners[0]
+    ends = [i for i in members if len(neighbours[i]) <= 1] or list(members)
+    order = _longest_path(ends[0], neighbours)
+    middle = (len(order) - 1) / 2
+    line_doubles = [step for step, i in enumerate(order) if doubles[i]]
+    if line_doubles:
+        return order[min(line_doubles, key=lambda step: (abs(step - middle), step))]
+    return order[int(math.floor(middle))]
+
+
+def _longest_path(start: int, neighbours: Sequence[Sequence[int]]) -> list[int]:
+    """The path from ``start`` to the tile farthest from it along the chain."""
+    parent = {start: -1}
+    queue = deque([start])
+    last = start
+    while queue:
+        last = queue.popleft()
+        for there in neighbours[last]:
+            if there not in parent:
+                parent[there] = last
+                queue.append(there)
+    path = [last]
+    while parent[path[-1]] >= 0:
+        path.append(parent[path[-1]])
+    return path
+
+
+def _engine_choice(
+    engine_options: Sequence[tuple[Pips, float]],
+    tiles: Sequence[DetectedTile],
+    paths: Sequence[_Path],
+) -> int:
+    """Which of the engine's readings (a double) most trains start with: its own unless
+    another one fits more of them."""
+    firsts = [tiles[path.tiles[0]].pips for path in paths if _from_hub(path)]
+    best, best_count = 0, -1
+    for choice, (pips, _) in enumerate(engine_options):
+        if pips[0] != pips[1]:
+            continue
+        fitting = sum(1 for first in firsts if pips[0] in first)
+        if fitting > best_count:
+            best, best_count = choice, fitting
+    return best
+
+
+def _from_hub(path: _Path) -> bool:
+    """The path's first tile is laid against the hub (seen so, or across a gap further on)."""
+    return not path.from_root and (path.linked or path.gap > 0)
+
+
+def _engine_number(
+    tiles: Sequence[DetectedTile],
+    engine: int | None,
+    paths: Sequence[_Path],
+) -> int | None:
+    """The engine's number: the engine double's, else the number most first tiles hold."""
+    if engine is not None:
+        return tiles[engine].pips[0]
+    votes: dict[int, int] = {}
+    for path in paths:
+        if not _from_hub(path):
+            continue
+        for number in set(tiles[path.tiles[0]].pips):
+            votes[number] = votes.get(number, 0) + 1
+    if not votes:
+        return None
+    return max(votes, key=lambda number: (votes[number], number))

@@ -46,7 +46,6 @@ def main() -> int:
     args = parser.parse_args()
 
     reader = HandReader(threads=args.threads)
-    reader.load()
     photos = [twelve_megapixel_table(FIRST_SEED + i) for i in range(args.photos)]
     totals: list[float] = []
     grouping: list[float] = []

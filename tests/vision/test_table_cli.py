@@ -18,6 +18,7 @@ from vision_scenes import table as green_table
 from vision.cli import main
 from vision.finder import DEFAULT_FINDER_MODEL
 from vision.halves import DEFAULT_HALF_MODEL
+from vision.models import ModelSet
 from vision.pipeline import HandReader
 
 TABLE_KEYS = {
@@ -121,7 +122,9 @@ def _pips_of(line: dict[str, object]) -> list[tuple[int, int]]:
 def test_a_table_photo_gives_its_hub_trains_and_free_ends(tmp_path: Path) -> None:
     path, outlines, pips = _radial_table(tmp_path, 9, TRAINS)
     reads = [FakeRead((max(p), min(p)), 0.97, 0.99) for p in pips]
-    reader = HandReader(FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    reader = HandReader(
+        ModelSet(half_reader=FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    )
     status, (line,) = _run(["table", str(path)], reader)
     assert status == 0
     assert set(line) == TABLE_KEYS
@@ -155,7 +158,9 @@ def test_a_misread_that_breaks_a_joint_is_mended_from_the_reads_other_likely_til
     # The 4-1 read as 5-1, which no 4 can meet; 4-1 is its next likeliest reading but one.
     wrong = pips.index((4, 1))
     reads[wrong] = FakeRead((5, 1), 0.93, 0.99, alternatives=(((6, 6), 0.04), ((4, 1), 0.03)))
-    reader = HandReader(FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    reader = HandReader(
+        ModelSet(half_reader=FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    )
     _, (line,) = _run(["table", str(path)], reader)
     assert line["open_ends"] == [1, 2, 7]
     shown = _pips_of(line)
@@ -171,7 +176,9 @@ def test_a_photo_it_cannot_read_gives_an_error_line_and_the_others_are_still_rea
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not a photo")
     reads = [FakeRead((max(p), min(p)), 0.97, 0.99) for p in pips]
-    reader = HandReader(FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    reader = HandReader(
+        ModelSet(half_reader=FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    )
     status, lines = _run(["table", str(broken), str(tmp_path / "missing.jpg"), str(path)], reader)
     assert status == 1
     assert set(lines[0]) == {"image", "error"} and lines[0]["image"] == str(broken)
@@ -182,7 +189,7 @@ def test_a_photo_it_cannot_read_gives_an_error_line_and_the_others_are_still_rea
 def test_a_photo_with_no_dominoes_is_an_empty_table(tmp_path: Path) -> None:
     path = tmp_path / "empty.png"
     path.write_bytes(png_bytes(green_table(600, 800)))
-    reader = HandReader(FakeHalfReader([]), tile_finder=FakeFinder([]))
+    reader = HandReader(ModelSet(half_reader=FakeHalfReader([]), tile_finder=FakeFinder([])))
     status, (line,) = _run(["table", str(path)], reader)
     assert status == 0
     assert line["tiles"] == [] and line["trains"] == [] and line["hub"] is None
@@ -195,7 +202,9 @@ def test_a_read_tile_carries_its_other_likely_readings(tmp_path: Path) -> None:
         FakeRead((9, 9), 0.97, 0.99),
         FakeRead((9, 4), 0.95, 0.99, alternatives=(((9, 5), 0.03), ((8, 4), 0.01))),
     ]
-    reader = HandReader(FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    reader = HandReader(
+        ModelSet(half_reader=FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    )
     reading = reader.read(path.read_bytes())
     by_pips = {tile.pips: tile for tile in reading.tiles}
     assert by_pips[(9, 4)].alternatives == (((9, 5), 0.03), ((8, 4), 0.01))

@@ -408,7 +408,8 @@ def _changed_keys(rules_json: Mapping[str, Any], preset: str) -> list[str]:
 def rules_summary(rules_json: dict[str, Any], preset: str) -> list[tuple[str, str, str]]:
     """(rule_name, value_words, where_from) for every contract key in KEYS order for a game's
     resolved rules (the JSON form from Rules.to_json()); for a value that differs from the
-    preset's own, where_from says 'changed by your table (the book says: <value words>)'.
+    preset's own, where_from says 'changed by your table, as in <the texts that play it> (the
+    book says: <value words>)'.
     A key missing from ``rules_json`` is shown with the preset's value."""
     own = PRESETS.get(preset, {})
     changed = set(_changed_keys(rules_json, preset))
@@ -416,7 +417,9 @@ def rules_summary(rules_json: dict[str, Any], preset: str) -> list[tuple[str, st
     for key in KEYS:
         value = rules_json.get(key, own.get(key))
         if key in changed:
-            where = f"changed by your table (the book says: {value_words(key, own[key])})"
+            places = played_by(key, value)
+            played = f", as in {_join(places)}" if places else ""
+            where = f"changed by your table{played} (the book says: {value_words(key, own[key])})"
         else:
             where = where_from(preset, key)
         summary.append((rule_name(key), value_words(key, value), where))

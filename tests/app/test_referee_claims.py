@@ -98,3 +98,18 @@ def test_a_plain_allowed_move_says_only_the_core_rules_decide(client: FlaskClien
     shown = ruling_text(client.post(f"/games/{game['id']}/referee", data=data).data)
     assert "Allowed" in shown and "Rules checked" not in shown
     assert "No house rule decides this" in shown
+
+
+def test_a_turn_under_a_changed_rule_cites_that_value_s_texts(client: FlaskClient) -> None:
+    game = make_game(client)
+    data = {
+        "ask": "turn", "seat": "0", "end-0": "7", "hand": ["7-7"],
+        "act0-kind": "play", "act0-a": "7", "act0-b": "7", "act1-kind": "end",
+        "change": "go_out_on_double=must_be_covered",
+    }  # fmt: skip
+    shown = ruling_text(client.post(f"/games/{game['id']}/referee", data=data).data)
+    assert "Not allowed" in shown and "must be covered: Ann draws first" in shown
+    cited = source_part(shown)
+    assert SOURCE_TITLES["P-CM"][1:] in cited
+    assert all(SOURCE_TITLES[code] not in cited for code in ("S-07", "S-24", "S-28"))
+    assert "Allowed, and the round ends at once (as in this app's standard rules" in shown

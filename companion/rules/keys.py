@@ -162,7 +162,8 @@ wikiHow step number, or a plain phrase starting with "its " for a place with no 
 class Choice:
     """One value of a house rule, in players' words, with the texts that play it."""
 
-    value: object
+    value: str | int | bool
+    """The value as the contract writes it (an enum member's string, a number, a boolean)."""
     words: str
     """The value in words, completing "<the rule's title>: <words>"."""
     sources: tuple[str, ...]

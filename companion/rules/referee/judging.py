@@ -84,8 +84,8 @@ def judge_turn(
     query: TurnQuery, *, explain_alternatives: bool = True, name_checked: bool = False
 ) -> TurnRuling:
     """Judges the turn's actions in order, stopping at the first refused one; a refusal also
-    lists the other values of the deciding key under which the turn would get further
-    (:func:`~companion.rules.explain.values_allowing`, replaying the whole turn).
+    lists the other values of the deciding key under which the whole turn, asked again from
+    its start, is legal (:func:`~companion.rules.explain.values_allowing`).
 
     With ``name_checked``, a legal turn also names the house rules it passed
     (:func:`checked_rules`): that asks the turn again under other values, several times the

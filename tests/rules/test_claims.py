@@ -147,3 +147,25 @@ def test_round_status_claims_hold_when_asked_again(seed: int) -> None:
                     assert (
                         asked_under(query, key, value)["over"] is other["over"] is not got["over"]
                     )
+
+
+def test_a_draw_then_a_hand_tile_is_not_claimed_allowed_if_you_need_not_play() -> None:
+    """Under ``must_play_if_able`` false the draw passes, but then only the drawn tile may be
+    played: the turn is still refused, so that value is not claimed."""
+    query = {
+        "kind": "turn",
+        "rules": {"preset": "standard", "must_play_if_able": True},
+        "table": {
+            "set_max": 12,
+            "engine": 12,
+            "seats": ["A", "B"],
+            "trains": {"A": {"end": 5}, "B": {"end": 9}},
+            "boneyard": 10,
+        },
+        "turn": {"seat": "A", "hand": [[5, 3], [11, 10]]},
+        "actions": [{"draw": [6, 1]}, {"play": [5, 3], "on": "A"}],
+    }
+    got, _ = answer(query)
+    assert (got["rule"], got["step"], got["allowed_under"]) == ("must_play_if_able", 0, [])
+    again = asked_under(query, "must_play_if_able", False)
+    assert (again["legal"], again["rule"]) == (False, "drawn_tile_only")

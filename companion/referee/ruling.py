@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, Play, Rules
-from ..rules.describe import books_with, rule_name, value_words, where_from
+from ..rules.describe import books_with, rule_name, source_title, value_words, where_value_from
+from ..rules.keys import RULE_KEYS
 from ..rules.referee import QueryError, answer, build_state
+from ..rules.referee.reask import other_way
 from .dispute import DisputeForm, PositionError, TrainRow, tile_words
 
 
@@ -26,6 +28,21 @@ class Alternative:
     """The value in words."""
     books: tuple[str, ...]
     """The rule books (titles) that play it that way."""
+    outcome: str | None = None
+    """What the ruling would be under it, when that is more than the verdict's opposite
+    ("The round is over", "2 points")."""
+
+
+@dataclass(frozen=True)
+class CheckedRule:
+    """A house rule an allowed move was checked against and passed."""
+
+    rule: str
+    """The rule's name in words."""
+    value: str
+    """The value in force, in words."""
+    source: str
+    """Where that value comes from."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +64,13 @@ class RulingView:
     source: str | None = None
     """Where that value comes from: the rule book's title and section."""
     alternatives: tuple[Alternative, ...] = ()
+    alternatives_heading: str = "Under these other house rules it would be allowed:"
+    no_alternative: str | None = None
+    """Said when no other value of the deciding rule would change the ruling (only where the
+    judge was asked again under each and none did)."""
+    checked: tuple[CheckedRule, ...] = ()
+    """For an allowed move: the house rules it passed, each of which another value would have
+    made it break."""
     notes: tuple[str, ...] = ()
     """What the ruling assumed (an unknown hand, trains whose end was not given)."""
     options: tuple[str, ...] = ()
@@ -88,10 +112,11 @@ def _rule_parts(rules: Rules, preset: str, rule: str | None) -> dict[str, Any]:
     if not rule:
         return {}
     if rule in KEYS:
+        value = getattr(rules, rule)
         return {
             "rule": rule_name(rule),
-            "value": value_words(rule, getattr(rules, rule)),
-            "source": where_from(preset, rule),
+            "value": value_words(rule, value),
+            "source": where_value_from(preset, rule, value),
         }
     return {
         "rule": rule_name(rule),
@@ -99,11 +124,50 @@ def _rule_parts(rules: Rules, preset: str, rule: str | None) -> dict[str, Any]:
     }
 
 
+def _played_in(rule: str, value: Any) -> tuple[str, ...]:
+    """The rule books, then the other rule texts and programs, that play ``value``."""
+    titles = books_with(rule, value)
+    named = RULE_KEYS[rule].choice(value)
+    for code in named.sources if named is not None else ():
+        if source_title(code) not in titles:
+            titles.append(source_title(code))
+    return tuple(titles)
+
+
 def _alternatives(rule: str | None, values: list[Any]) -> tuple[Alternative, ...]:
     if not rule or rule not in KEYS:
         return ()
+    return tuple(Alternative(value_words(rule, value), _played_in(rule, value)) for value in values)
+
+
+def _asked_again(
+    query: dict[str, Any], result: dict[str, Any], rule: str | None, outcome: Any
+) -> dict[str, Any]:
+    """The values of ``rule`` under which the judge, asked the same question again, rules
+    otherwise, with ``outcome(answer)`` in words; and, when none does, says so."""
+    if not rule or rule not in KEYS:
+        return {}
+    others = other_way(query, result, rule)
+    if not others:
+        return {"no_alternative": "No other value of this rule would change this ruling."}
+    return {
+        "alternatives": tuple(
+            Alternative(value_words(rule, value), _played_in(rule, value), outcome(got))
+            for value, got in others
+        ),
+        "alternatives_heading": "Under these other house rules the ruling would be:",
+    }
+
+
+def _checked(rules: Rules, preset: str, keys: list[str]) -> tuple[CheckedRule, ...]:
     return tuple(
-        Alternative(value_words(rule, value), tuple(books_with(rule, value))) for value in values
+        CheckedRule(
+            rule_name(key),
+            value_words(key, getattr(rules, key)),
+            where_value_from(preset, key, getattr(rules, key)),
+        )
+        for key in keys
+        if key in KEYS
     )
 
 
@@ -183,17 +247,26 @@ def _assumptions(form: DisputeForm) -> list[str]:
 
 def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
     query = form.turn_query()
-    result = _ask(form, query)
+    result = _ask(form, {**query, "explain": True})
     name = form.seats[form.seat] if form.seat is not None else "the player"
     question = _turn_question(form)
     notes = tuple(_assumptions(form))
     if result["legal"]:
+        checked = result.get("checked", [])
+        if not checked:
+            notes = (
+                "No house rule decides this: it follows the core rules every rule book "
+                "shares (a tile must match the end it is laid on, and trains without a "
+                "marker are private).",
+                *notes,
+            )
         return RulingView(
             question=question,
             verdict="Allowed",
             tone="yes",
             sentence=f"Yes: {name} may {actions_words(form)}."
             + (" That ends the round." if result["after"].get("round_over") else ""),
+            checked=_checked(form.rules, preset, checked),
             notes=notes,
             query=query,
             answer=result,
@@ -204,12 +277,18 @@ def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
         verb = "is" if step == 1 else "are"
         sentence = f"The first {_count_words(step)} {verb} fine, but then: {sentence}"
     rule = result.get("rule")
+    alternatives = _alternatives(rule, result.get("allowed_under", []))
     return RulingView(
         question=question,
         verdict="Not allowed",
         tone="no",
         sentence=sentence,
-        alternatives=_alternatives(rule, result.get("allowed_under", [])),
+        alternatives=alternatives,
+        no_alternative=(
+            "No other value of this rule would allow it."
+            if rule in KEYS and not alternatives
+            else None
+        ),
         notes=notes,
         query=query,
         answer=result,
@@ -315,7 +394,12 @@ def _judge_round(form: DisputeForm, preset: str) -> RulingView:
         query=queries[0],
         answer=result,
         **_rule_parts(form.rules, preset, rule),
+        **_asked_again(queries[0], result, rule, _round_words),
     )
+
+
+def _round_words(result: dict[str, Any]) -> str:
+    return "the round is over" if result["over"] else "the round is not over yet"
 
 
 def _judge_score(form: DisputeForm, preset: str) -> RulingView:
@@ -331,7 +415,13 @@ def _judge_score(form: DisputeForm, preset: str) -> RulingView:
         query=query,
         answer=result,
         **_rule_parts(form.rules, preset, "blank_scoring"),
+        **_asked_again(query, result, "blank_scoring", _points_words),
     )
+
+
+def _points_words(result: dict[str, Any]) -> str:
+    points = result["points"]
+    return f"{points} point{'' if points in (1, -1) else 's'}"
 
 
 def _judge_call(form: DisputeForm, preset: str) -> RulingView:
@@ -351,7 +441,16 @@ def _judge_call(form: DisputeForm, preset: str) -> RulingView:
         query=query,
         answer=result,
         **_rule_parts(form.rules, preset, "last_tile_call"),
+        **_asked_again(query, result, "last_tile_call", _penalty_words),
     )
+
+
+def _penalty_words(result: dict[str, Any]) -> str:
+    draw = result["draw"]
+    if draw == 0 and not result["skip_turn"]:
+        return "no penalty"
+    tiles = "tile" if draw == 1 else "tiles"
+    return f"draw {draw} {tiles}" + (" and miss a turn" if result["skip_turn"] else "")
 
 
 def _judge_setup(form: DisputeForm, preset: str) -> RulingView:

@@ -16,56 +16,29 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.rules.keys import RULE_KEYS, plain
+from companion.rules.keys import RULE_KEYS, SOURCE_TITLES, plain
 from companion.rules.presets import PRESETS, SILENT_KEYS
 from companion.rules.rules import KEYS
 
 __all__ = [
     "book_title",
     "books_with",
+    "played_by",
     "preset_label",
     "rule_name",
     "rule_question",
     "rules_summary",
+    "source_title",
     "value_words",
     "where_from",
+    "where_value_from",
 ]
 
 # --------------------------------------------------------------------------------------------
 # Names and questions
 # --------------------------------------------------------------------------------------------
 
-_NAMES: dict[str, str] = {
-    # Contract keys.
-    "set_max": "The domino set",
-    "hand_size": "Tiles dealt to each player",
-    "engine_source": "Where the engine double comes from",
-    "round_leader": "Who leads each round",
-    "schedule": "The engine double of each round",
-    "first_turn": "The first turn",
-    "first_turn_may_end_on_double": "Ending the first turn on a double",
-    "mexican_on_first_turn": "The Mexican Train on your first turn",
-    "own_train_required_before_other_play": "Starting your own train first",
-    "others_may_start_unstarted_marked_train": "Starting someone else's marked train",
-    "double_followup": "Covering your own double",
-    "satisfy_scope": "An open double stops play",
-    "doubles_per_turn": "Doubles in one turn",
-    "satisfy_order": "Which open double comes first",
-    "draw_rule": "Drawing when you cannot play",
-    "must_play_if_able": "Playing when you can",
-    "marker_removal": "Taking your marker off",
-    "go_out_on_double": "Going out on a double",
-    "first_turn_out": "Going out on the first turn",
-    "last_tile_call": "Announcing your last tile",
-    "blocked_definition": "When a round is blocked",
-    "blocked_scoring": "Scoring a blocked round",
-    "blank_scoring": "What blanks count",
-    "going_out_bonus": "Bonus for going out",
-    "open_marker_penalty": "Penalty for markers left up",
-    "blanks_wild": "Wild blanks",
-    "dead_double": "A double nobody can cover",
-    "double_branches": "Tiles a double takes",
-    "mexican_trains": "How many Mexican Trains",
+_CORE_NAMES: dict[str, str] = {
     # Core rules (the engine's refusals that no house rule changes).
     "must_match": "Tiles must match",
     "tile_in_hand": "Playing a tile you hold",
@@ -101,27 +74,7 @@ CORE_RULES: tuple[str, ...] = (
 )
 """Rule ids the engine may give for a refusal or a round's end that are not contract keys."""
 
-_QUESTIONS: dict[str, str] = {
-    "set_max": "Which domino set do you play with, named by its highest double?",
-    "hand_size": "How many tiles is each player dealt, for the number of players at the table?",
-    "engine_source": "How does each round's engine double get to the centre of the table?",
-    "round_leader": "Who plays first in each round?",
-    "schedule": "Which double is the engine in each round, and how many rounds are there?",
-    "first_turn": "On your first turn, may you lay a whole run on your own train, or one tile?",
-    "double_followup": "After you play a double, what must your next tile do?",
-    "satisfy_scope": "While a double is open, what play has to wait until it is covered?",
-    "doubles_per_turn": "How many doubles may you play in one turn?",
-    "draw_rule": "When you cannot play, how many tiles do you draw?",
-    "marker_removal": "How does your marker come off your train?",
-    "last_tile_call": "What happens if you do not announce (tap) your last tile in time?",
-    "blocked_definition": "When is a round over because nobody can go on?",
-    "blocked_scoring": "How is a blocked round scored?",
-    "blank_scoring": "What do blanks count when a hand is scored?",
-    "going_out_bonus": "Does the player who goes out get points taken off their total?",
-    "open_marker_penalty": "Do you pay points for each of your markers still up at the end?",
-    "dead_double": "If an open double can never be covered, does it still hold up play?",
-    "double_branches": "How many tiles does a double take before its train goes on?",
-    "mexican_trains": "How many Mexican Trains may be built in a round?",
+_CORE_STATEMENTS: dict[str, str] = {
     # Core rules: one sentence stating the rule.
     "must_match": "A tile must match the open end it is laid on, and a new train must start "
     "with the engine's number.",
@@ -150,153 +103,26 @@ def rule_name(key: str) -> str:
     """Short title case-free name of a contract key or core rule id, e.g. 'double_followup' ->
     'Covering your own double', 'satisfy_scope' -> 'An open double stops play', 'must_match' ->
     'Tiles must match'. Unknown id -> a readable fallback (never underscores)."""
-    return _NAMES.get(key) or _words(key)
+    rule = RULE_KEYS.get(key)
+    if rule is not None and rule.title:
+        return rule.title
+    return _CORE_NAMES.get(key) or _words(key)
 
 
 def rule_question(key: str) -> str:
     """One plain sentence asking what the rule decides (the registry's help line where it
     already asks plainly); core rules get a one-sentence statement of the rule. Unknown ids get
     a generic sentence naming the rule."""
-    if key in _QUESTIONS:
-        return _QUESTIONS[key]
+    if key in _CORE_STATEMENTS:
+        return _CORE_STATEMENTS[key]
     if key in RULE_KEYS:
-        return RULE_KEYS[key].help
+        return RULE_KEYS[key].question or RULE_KEYS[key].help
     return f"What does the rule “{rule_name(key)}” decide?"
 
 
 # --------------------------------------------------------------------------------------------
 # Values
 # --------------------------------------------------------------------------------------------
-
-_VALUE_WORDS: dict[str, dict[Any, str]] = {
-    "engine_source": {
-        "set_aside": "the engine double is set aside before the deal",
-        "holder_plays_draw_all": "whoever is dealt the engine double lays it; if nobody has it, "
-        "everyone draws at once until it turns up",
-        "holder_plays_draw_in_turn": "whoever is dealt the engine double lays it; if nobody "
-        "has it, players draw one tile each in turn until it turns up",
-        "next_highest_double": "whoever is dealt the engine double lays it; if nobody has it, "
-        "the highest double dealt becomes the engine",
-    },
-    "round_leader": {
-        "rotate_left": "the lead moves one seat to the left each round",
-        "engine_holder": "whoever holds or turns up the engine double leads",
-    },
-    "first_turn": {
-        "multi_own_train": "you may lay a whole run of matching tiles on your own train",
-        "single_tile": "one tile, like any other turn",
-    },
-    "first_turn_may_end_on_double": {
-        True: "allowed; the double stays open for the table to cover",
-        False: "not allowed; a first-turn run may not finish on a double",
-    },
-    "mexican_on_first_turn": {
-        False: "not allowed; your first turn is for your own train only",
-        True: "allowed; you may use the Mexican Train on your first turn",
-    },
-    "own_train_required_before_other_play": {
-        False: "not required; you may play elsewhere before your own train has a tile",
-        True: "required; until your own train has a tile, starting it is your only play",
-    },
-    "others_may_start_unstarted_marked_train": {
-        True: "allowed; once your marker is up, others may lay the first tile of your train",
-        False: "not allowed; only you may lay the first tile of your own train",
-    },
-    "double_followup": {
-        "must_cover_own_if_able": "the tile after your double must cover it if you can",
-        "anywhere": "the tile after a double may go anywhere",
-        "none": "a double ends your turn, with no tile after it",
-    },
-    "satisfy_scope": {
-        "table": "all play stops until it is covered",
-        "train_only": "only that train waits; play goes on elsewhere",
-        "none": "nothing stops; nobody has to cover it",
-    },
-    "doubles_per_turn": {
-        "unlimited": "as many as you can, each followed by one more tile",
-        1: "at most one double per turn",
-    },
-    "satisfy_order": {
-        "oldest_first": "the oldest open double is covered first",
-        "newest_first": "the newest open double is covered first",
-        "any": "open doubles may be covered in any order",
-    },
-    "draw_rule": {
-        "one_then_pass": "draw one tile; play it if it fits, otherwise put your marker up and pass",
-        "until_playable": "keep drawing until you can play or the boneyard runs out",
-    },
-    "must_play_if_able": {
-        True: "required; you may not draw or pass while you hold a tile you may play",
-        False: "up to you; you may draw instead of playing",
-    },
-    "marker_removal": {
-        "auto_on_own_train_play": "it comes off when you play on your own train",
-        "owner_choice_after_any_play": "you may take it off after any play of yours",
-    },
-    "go_out_on_double": {
-        "allowed": "allowed, and the round ends at once",
-        "must_be_covered": "the round goes on until someone covers that double",
-        "allowed_opponents_x2": "allowed, but the other players score double",
-    },
-    "first_turn_out": {
-        "others_finish_first_turn": "the others still take their first turn before the round ends",
-        "round_ends": "the round ends at once",
-    },
-    "last_tile_call": {
-        "draw2": "forgetting costs two tiles from the boneyard",
-        "none": "only a courtesy, with no penalty",
-        "draw1": "forgetting costs one tile from the boneyard",
-        "draw2_and_skip": "forgetting costs two tiles from the boneyard and your next turn",
-    },
-    "blocked_definition": {
-        "no_legal_move_anywhere": "the boneyard is empty and nobody has a tile they may play",
-        "full_lap_of_passes": "the boneyard is empty and every player has passed in a row",
-    },
-    "blocked_scoring": {
-        "pips": "everyone counts the pips left in hand, as usual",
-        "lowest_to_zero": "the lowest hand scores 0 and the others count their pips",
-    },
-    "blank_scoring": {
-        "pips": "face value, so a blank counts 0",
-        "double_blank_50": "the double-blank counts 50; other blanks count 0",
-        "double_blank_25": "the double-blank counts 25; other blanks count 0",
-        "blank_25_double_blank_50": "every blank half counts 25, and the double-blank 50",
-    },
-    "blanks_wild": {
-        False: "no; a blank matches only a blank",
-        True: "yes; a blank end matches any number",
-    },
-    "dead_double": {
-        "frees_play": "it stops holding up play",
-        "blocks_play": "it still holds up play, until the round is blocked",
-    },
-    "double_branches": {
-        1: "one tile covers it and the train goes on from there",
-        2: "two tiles branch from it before the train goes on",
-        3: "three tiles branch from it before the train goes on",
-    },
-    "mexican_trains": {
-        1: "one Mexican Train per round",
-        2: "up to two Mexican Trains per round, for big tables",
-    },
-}
-
-_DEAL_TABLE_NAMES: dict[str, str] = {
-    "celko": "the Celko deal table",
-    "fundex": "the Fundex deal table",
-    "idaho_goodsam": "the Idaho Good Sam deal table",
-    "ourpastimes": "the Our Pastimes deal table",
-    "wikihow": "the wikiHow deal table",
-}
-
-
-def _lookup(table: Mapping[Any, str], value: object) -> str | None:
-    """``table[value]`` compared type-sensitively (``True`` is not ``1``)."""
-    value = plain(value)
-    for choice, words in table.items():
-        if type(choice) is type(value) and choice == value:
-            return words
-    return None
 
 
 def _join(items: list[str]) -> str:
@@ -336,7 +162,8 @@ def _deal_pairs(value: object) -> list[tuple[int, int]] | None:
 
 def _deal_words(value: object) -> str:
     if isinstance(value, str):
-        return _DEAL_TABLE_NAMES.get(value, f"the {_words(value).lower()} deal table")
+        named = RULE_KEYS["hand_size"].choice(value)
+        return named.words if named else f"the {_words(value).lower()} deal table"
     pairs = _deal_pairs(value)
     if not pairs:
         return "a deal table of the table's own"
@@ -381,10 +208,10 @@ def value_words(key: str, value: object) -> str:
     ``CHOICES`` has its own words. Values the module does not know fall back to the value
     itself with underscores turned into spaces.
     """
-    if key in _VALUE_WORDS:
-        words = _lookup(_VALUE_WORDS[key], value)
-        if words is not None:
-            return words
+    rule = RULE_KEYS.get(key)
+    named = rule.choice(value) if rule is not None else None
+    if named is not None:
+        return named.words
     if key == "set_max" and type(value) is int:
         return f"a double-{value} set of {(value + 1) * (value + 2) // 2} tiles"
     if key == "hand_size":
@@ -432,160 +259,6 @@ _SHORT_TITLES: dict[str, str] = {
     "web_compilation": "Web rules compilation",
 }
 
-# Where in each book its preset's value is stated (docs/rules.md gives the detail). A value
-# is a section name, a tuple of section names, an int (a wikiHow step), or a plain phrase
-# starting with "its " for a place that is not a titled section. Keys absent here are the
-# book's SILENT_KEYS.
-_HUB_SHEET_SECTIONS: dict[str, str | tuple[str, ...]] = {
-    "set_max": "Set Up",
-    "hand_size": "Set Up",
-    "engine_source": "Set Up",
-    "round_leader": "Game Play",
-    "schedule": "Game Play",
-    "first_turn": "First Turn",
-    "mexican_on_first_turn": "Mexican Train",
-    "own_train_required_before_other_play": "Subsequent Turns",
-    "others_may_start_unstarted_marked_train": "Boneyard",
-    "double_followup": "Double Domino",
-    "satisfy_scope": "Double Domino",
-    "doubles_per_turn": ("Subsequent Turns", "Double Domino"),
-    "draw_rule": "Boneyard",
-    "must_play_if_able": "Boneyard",
-    "marker_removal": "Boneyard",
-    "go_out_on_double": "Game Play",
-    "first_turn_out": "Boneyard",
-    "blank_scoring": "Scoring",
-    "dead_double": "Double Domino",
-    "double_branches": "Double Domino",
-    "mexican_trains": "Mexican Train",
-}
-
-_WIKIHOW_STEPS: dict[str, int | str] = {
-    "set_max": "its opening paragraphs",
-    "hand_size": 2,
-    "engine_source": 3,
-    "round_leader": 3,
-    "schedule": 9,
-    "first_turn": 5,
-    "mexican_on_first_turn": 5,
-    "own_train_required_before_other_play": 5,
-    "double_followup": 6,
-    "satisfy_scope": 6,
-    "doubles_per_turn": 6,
-    "satisfy_order": 6,
-    "draw_rule": 6,
-    "must_play_if_able": 6,
-    "go_out_on_double": 6,
-    "blocked_definition": 7,
-    "blocked_scoring": 8,
-    "blank_scoring": 8,
-    "dead_double": 6,
-    "double_branches": 6,
-    "mexican_trains": 6,
-}
-
-_FUNDEX_SECTIONS: dict[str, str | tuple[str, ...]] = {
-    "set_max": "its equipment list",
-    "hand_size": "Set Up",
-    "engine_source": "Playing in rounds",
-    "schedule": "Playing in rounds",
-    "first_turn": "Play",
-    "mexican_on_first_turn": "Play",
-    "own_train_required_before_other_play": ("Play", "Mexican Train"),
-    "double_followup": "Doubles",
-    "satisfy_scope": "Doubles",
-    "doubles_per_turn": ("Play", "Doubles"),
-    "draw_rule": "Box Cars",
-    "must_play_if_able": "Play",
-    "marker_removal": "Other Players Trains",
-    "last_tile_call": "Last Tile",
-    "blocked_definition": "Winning the Game",
-    "blocked_scoring": "Winning the Game",
-    "blank_scoring": "Winning the Game",
-    "dead_double": "Doubles",
-    "double_branches": "Doubles",
-    "mexican_trains": "Mexican Train",
-}
-
-# The web compilation has no sections; a short quote from docs/rules.md locates the passage
-# where there is one.
-_WEB_CUES: dict[str, str] = {
-    "dead_double": "does not restrict play",
-}
-
-# Sources for standard's values, best first (docs/rules.md, key by key). Keys are the survey's
-# codes (shared/rules/variants.md B.1) or a preset name for one of the four rule books.
-_SOURCE_TITLES: dict[str, str] = {
-    "S-01": "the Wikipedia article on Mexican Train",
-    "S-02": "Joe Celko's Mexican Trains rules",
-    "S-03": "John McLeod's Mexican Train rules",
-    "S-04": "a summary of the Cardinal Industries rules",
-    "S-07": "the rules of the Mexican Train app (mexicantrain.com)",
-    "S-08": "the Mexican Train Fun blog's advice on announcing your last tile",
-    "S-09": "the Idaho Good Sam club's tournament rules",
-    "S-12": "the formal numbered rules at thegreves.com",
-    "S-13": "the rules page of the Mexican Train Score App",
-    "S-14": "the Behar set maker's how-to-play guide",
-    "S-15": "the eHow-style guides to Mexican Train",
-    "S-16": "the wikiHow questions and answers on Mexican Train",
-    "S-17": "the reference.com articles on Mexican Train",
-    "S-18": "the Tanglewood club's rules",
-    "S-19": "a boxed-set rule sheet by an unnamed publisher",
-    "S-20": "a reprinted rules text that bars the Mexican Train on the first turn",
-    "S-22": "the Netexl online Train Dominoes game",
-    "S-23": "collected lists of house variants",
-    "S-24": "question-and-answer pages on Mexican Train",
-    "S-28": "a reprinted rules text that lets a last double end the round",
-    "hub_sheet": _BOOK_TITLES["hub_sheet"],
-    "wikihow": _BOOK_TITLES["wikihow"],
-    "fundex": _BOOK_TITLES["fundex"],
-    "web_compilation": _BOOK_TITLES["web_compilation"],
-}
-
-_ALL_TEXTS = "every rule text the app's authors surveyed, including all four rule books"
-
-_STANDARD_SOURCES: dict[str, tuple[str, ...] | str] = {
-    "set_max": "all four rule books behind the other presets, each written for a double-12 set",
-    "hand_size": ("S-02", "S-13", "S-14"),
-    "engine_source": ("S-01", "S-13", "S-22"),
-    "round_leader": ("S-12", "hub_sheet", "web_compilation"),
-    "schedule": _ALL_TEXTS,
-    "first_turn": ("S-02", "S-04", "S-03"),
-    "first_turn_may_end_on_double": ("S-03", "S-22"),
-    "mexican_on_first_turn": ("S-20", "S-22", "hub_sheet", "wikihow"),
-    "own_train_required_before_other_play": ("S-16", "S-20"),
-    "others_may_start_unstarted_marked_train": ("S-19", "S-18"),
-    "double_followup": ("S-02", "S-09"),
-    "satisfy_scope": ("S-04", "S-09", "S-15"),
-    "doubles_per_turn": ("S-07", "S-17", "S-28"),
-    "satisfy_order": ("S-17", "wikihow", "web_compilation"),
-    "draw_rule": ("S-09", "fundex", "S-14"),
-    "must_play_if_able": ("fundex", "hub_sheet", "S-24"),
-    "marker_removal": ("S-17", "S-09", "S-15"),
-    "go_out_on_double": ("S-07", "S-24", "S-28"),
-    "first_turn_out": ("hub_sheet", "S-23"),
-    "last_tile_call": ("fundex", "S-08", "web_compilation"),
-    "blocked_definition": ("S-07", "S-24", "fundex"),
-    "blocked_scoring": _ALL_TEXTS,
-    "blank_scoring": _ALL_TEXTS + ", which agree on counting face value",
-    "going_out_bonus": "all four rule books, none of which gives a bonus "
-    "(bonuses come only from scorekeeping apps)",
-    "open_marker_penalty": "all four rule books, none of which charges for markers left up "
-    "(only an online score calculator does)",
-    "blanks_wild": ("S-16",),
-    "dead_double": "the web compilation of Mexican Train rules (“does not restrict play”), "
-    "the only rule text that covers the case",
-    "double_branches": ("hub_sheet", "fundex"),
-    "mexican_trains": ("S-15", "S-12", "fundex"),
-}
-
-_SECTIONS: dict[str, Mapping[str, object]] = {
-    "hub_sheet": _HUB_SHEET_SECTIONS,
-    "wikihow": _WIKIHOW_STEPS,
-    "fundex": _FUNDEX_SECTIONS,
-    "web_compilation": _WEB_CUES,
-}
-
 
 def book_title(preset: str) -> str:
     """The rule book behind a preset as a player knows it, e.g. 'fundex' -> 'the Fundex Games
@@ -616,18 +289,66 @@ def where_from(preset: str, key: str) -> str:
     title = book_title(preset)
     if key in SILENT_KEYS.get(preset, frozenset()):
         return f"{title} says nothing on this; the app's standard value is used"
+    rule = RULE_KEYS.get(key)
+    if rule is None:
+        return title
     if preset == "standard":
-        sources = _STANDARD_SOURCES.get(key)
-        if sources is None:
-            return title
+        sources = rule.standard_sources
         if isinstance(sources, str):
             return sources
-        return _join([_SOURCE_TITLES[code] for code in sources])
-    if preset == "web_compilation":
-        cue = _WEB_CUES.get(key)
-        return f"{title}, where it says “{cue}”" if cue else title
-    place = _SECTIONS.get(preset, {}).get(key)
-    return f"{title}, {_place(place)}" if place is not None else title
+        return _join([source_title(code) for code in sources]) if sources else title
+    place = rule.section(preset)
+    if place is None:
+        return title
+    if preset == "web_compilation":  # no sections: a few words of the passage instead
+        return f"{title}, where it says “{place}”"
+    return f"{title}, {_place(place)}"
+
+
+def source_title(code: str) -> str:
+    """A source of the survey (``S-09``, ``P-CM``) or a preset's rule book by its title."""
+    return SOURCE_TITLES.get(code) or book_title(code)
+
+
+def played_by(key: str, value: object) -> list[str]:
+    """Where ``value`` of ``key`` is played, for a player: each preset's rule book that plays
+    it (with its section, or standard's reasons), then the other rule texts and programs of
+    the survey that play it, without repeats."""
+    places: list[str] = []
+    for name, values in PRESETS.items():
+        if key in SILENT_KEYS.get(name, frozenset()) or key not in values:
+            continue
+        if _same_value(key, values[key], value):
+            places.append(where_from(name, key))
+    rule = RULE_KEYS.get(key)
+    named = rule.choice(value) if rule is not None else None
+    for code in named.sources if named is not None else ():
+        title = source_title(code)
+        if not any(title in place for place in places):
+            places.append(title)
+    return places
+
+
+def where_value_from(preset: str, key: str, value: object) -> str:
+    """Where the value in force comes from, in words: :func:`where_from` when it is the
+    preset's own value; when the table changed it, the texts that play the changed value
+    (:func:`played_by`) and what the preset's book says instead."""
+    own = PRESETS.get(preset, {})
+    if key not in own or _same_value(key, own[key], value):
+        return where_from(preset, key)
+    places = played_by(key, value)
+    book = f"{book_title(preset)}: {value_words(key, own[key])}"
+    if key in SILENT_KEYS.get(preset, frozenset()):
+        book = (
+            f"the app's standard value, used where {book_title(preset)} says nothing: "
+            f"{value_words(key, own[key])}"
+        )
+    if not places:
+        return (
+            f"a house rule of your table, played in none of the rule texts the app knows "
+            f"(instead of {book})"
+        )
+    return f"{_join(places)} (your table's change; instead of {book})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -687,7 +408,8 @@ def _changed_keys(rules_json: Mapping[str, Any], preset: str) -> list[str]:
 def rules_summary(rules_json: dict[str, Any], preset: str) -> list[tuple[str, str, str]]:
     """(rule_name, value_words, where_from) for every contract key in KEYS order for a game's
     resolved rules (the JSON form from Rules.to_json()); for a value that differs from the
-    preset's own, where_from says 'changed by your table (the book says: <value words>)'.
+    preset's own, where_from says 'changed by your table, as in <the texts that play it> (the
+    book says: <value words>)'.
     A key missing from ``rules_json`` is shown with the preset's value."""
     own = PRESETS.get(preset, {})
     changed = set(_changed_keys(rules_json, preset))
@@ -695,7 +417,9 @@ def rules_summary(rules_json: dict[str, Any], preset: str) -> list[tuple[str, st
     for key in KEYS:
         value = rules_json.get(key, own.get(key))
         if key in changed:
-            where = f"changed by your table (the book says: {value_words(key, own[key])})"
+            places = played_by(key, value)
+            played = f", as in {_join(places)}" if places else ""
+            where = f"changed by your table{played} (the book says: {value_words(key, own[key])})"
         else:
             where = where_from(preset, key)
         summary.append((rule_name(key), value_words(key, value), where))

@@ -144,6 +144,30 @@ def binding_doubles(s: State, fresh: bool) -> list[TrainId]:
     return binding
 
 
+def own_doubles_queue(s: State, fresh: bool) -> list[TrainId]:
+    """The open doubles in the order ``satisfy_order`` counts them, when only the player's own
+    new doubles are open and ``double_followup`` ``anywhere`` frees the follow-up from them.
+
+    The follow-up may then go anywhere, but a tile that covers one of those doubles still
+    covers them in the order the rule says (docs/rules.md: "in the order they were played"),
+    within one turn as across turns. Empty when the usual obligation applies instead.
+    """
+    rules = s.rules
+    if (
+        fresh
+        or rules.satisfy_scope != _SATISFY_SCOPE_TABLE
+        or rules.double_followup != _DOUBLE_FOLLOWUP_ANYWHERE
+        or len(s.turn_doubles) < 2
+    ):
+        return []
+    queue = s.open_doubles
+    if rules.dead_double == _DEAD_DOUBLE_FREES_PLAY:
+        queue = [t for t in queue if not s.is_dead_double(t)]
+    if len(queue) < 2 or any(t not in s.turn_doubles for t in queue):
+        return []
+    return queue
+
+
 def designated(s: State, binding: list[TrainId]) -> list[TrainId]:
     """Which of the binding doubles may be covered now, by ``satisfy_order``."""
     order = s.rules.satisfy_order
@@ -202,6 +226,11 @@ def allowed_trains(s: State, seat: int, fresh: bool) -> list[TrainId]:
         if binding:
             allowed = designated(s, binding)
             trains = [t for t in trains if t in allowed]
+        else:
+            queue = own_doubles_queue(s, fresh)
+            if queue:
+                allowed = designated(s, queue)
+                trains = [t for t in trains if t not in queue or t in allowed]
     if (
         owes
         and followup is not None
@@ -698,6 +727,14 @@ def _refuse_play(s: State, play: Play) -> Refusal | None:
                 "satisfy_scope",
                 f"An open double on {_double_words(s, first)} must be covered before anything "
                 "else is played.",
+            )
+        queue = own_doubles_queue(s, False)
+        if train in queue and train not in designated(s, queue):
+            order = rules.satisfy_order.replace("_first", " first")
+            return (
+                "satisfy_order",
+                f"Open doubles are covered {order} here, even those laid in the same turn: "
+                f"{_double_words(s, designated(s, queue)[0])} comes first.",
             )
     if tile.is_double and s.doubles_played and rules.doubles_per_turn == 1:
         return ("doubles_per_turn", "Only one double may be played per turn under these rules.")

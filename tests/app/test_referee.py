@@ -237,6 +237,21 @@ BAD_POSITIONS = [
     ({**OPEN_DOUBLE_SKIPPED, "seat": ""}, "seat", "Whose turn is it?"),
     ({**OPEN_DOUBLE_SKIPPED, "act0-b": ""}, "act0-a", "Which tile?"),
     ({**OPEN_DOUBLE_SKIPPED, "act0-a": "9", "act0-b": "9"}, "act0-a", "9-9 can't be played"),
+    (
+        {
+            **OPEN_DOUBLE_SKIPPED,
+            "open-1": "",
+            "end-2": "4",
+            "act0-a": "4",
+            "act0-b": "4",
+            "act1-kind": "play",
+            "act1-a": "4",
+            "act1-b": "4",
+            "act1-on": "m1",
+        },
+        "act1-a",
+        "4-4 is laid twice in one turn, and a set has only one 4-4.",
+    ),
 ]
 
 

@@ -124,6 +124,40 @@ def test_malformed_query_answered_in_place_with_exit_2() -> None:
             },
             "hands.B",
         ),
+        (
+            {
+                "kind": "turn",
+                "rules": {},
+                "table": {
+                    "seats": ["A", "B"],
+                    "engine": 12,
+                    "boneyard": 3,
+                    "trains": {"A": {"end": 4}, "mexican": {"end": 4}},
+                },
+                "turn": {"seat": "A", "hand": [[4, 4], [4, 1]]},
+                "actions": [{"play": [4, 4], "on": "A"}, {"play": [4, 4], "on": "mexican"}],
+            },
+            "actions[1].play",
+        ),
+        (
+            {
+                "kind": "turn",
+                "rules": {},
+                "table": {
+                    "seats": ["A", "B"],
+                    "engine": 12,
+                    "boneyard": 3,
+                    "trains": {"A": {"end": 4}, "mexican": {"end": 4}},
+                },
+                "turn": {
+                    "seat": "A",
+                    "hand": [[4, 4], [4, 1]],
+                    "played": [{"play": [4, 4], "on": "A"}],
+                },
+                "actions": [{"play": [4, 4], "on": "mexican"}],
+            },
+            "actions[0].play",
+        ),
     ],
 )
 def test_error_names_the_field(

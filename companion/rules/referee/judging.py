@@ -20,7 +20,7 @@ from companion.rules.referee.reading import (
     TurnQuery,
     read_turn,
 )
-from companion.rules.rules import RulesError
+from companion.rules.rules import KEYS, Rules, RulesError
 from companion.rules.scoring import HandScore, score_hand
 from companion.rules.setup import Deal, deal, leaders, schedule
 from companion.rules.state import State
@@ -30,6 +30,24 @@ from companion.rules.table import PositionError
 _STRUCTURAL = frozenset({"blanks_wild", "double_branches", "mexican_trains", "set_max"})
 
 _LEGAL = Ruling(True, None, "The turn is legal.")
+
+# Keys that only set up a round or score it: no value of theirs changes whether a turn is
+# legal, so a legal turn is not re-judged under them.
+_NOT_TURN_KEYS = frozenset(
+    {
+        "set_max",
+        "hand_size",
+        "engine_source",
+        "round_leader",
+        "schedule",
+        "blocked_scoring",
+        "blank_scoring",
+        "going_out_bonus",
+        "open_marker_penalty",
+        "last_tile_call",
+    }
+)
+_TURN_KEYS = tuple(key for key in KEYS if key not in _NOT_TURN_KEYS)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -43,6 +61,9 @@ class TurnRuling:
     """The position after the last accepted action."""
     ended: bool
     """Whether the player ended the turn (an accepted ``end``)."""
+    checked: tuple[str, ...] | None = None
+    """For a legal turn judged with ``name_checked``: the house rules it passed that another
+    value would have refused it by (:func:`checked_rules`); else ``None``."""
 
 
 def position(query: TurnQuery) -> State:
@@ -59,21 +80,28 @@ def position(query: TurnQuery) -> State:
     return state
 
 
-def judge_turn(query: TurnQuery, *, explain_alternatives: bool = True) -> TurnRuling:
+def judge_turn(
+    query: TurnQuery, *, explain_alternatives: bool = True, name_checked: bool = False
+) -> TurnRuling:
     """Judges the turn's actions in order, stopping at the first refused one; a refusal also
-    lists the other values of the deciding key under which the turn would get further
-    (:func:`~companion.rules.explain.values_allowing`, replaying the whole turn).
+    lists the other values of the deciding key under which the whole turn, asked again from
+    its start, is legal (:func:`~companion.rules.explain.values_allowing`).
+
+    With ``name_checked``, a legal turn also names the house rules it passed
+    (:func:`checked_rules`): that asks the turn again under other values, several times the
+    cost of the ruling itself, so only a caller that shows them asks for it.
 
     :raises: :exc:`QueryError` if the table is impossible or ``turn.played`` is not legal.
     """
     state = position(query)
     refused, ended = _run(state, query.played, query.actions)
     if refused is None:
-        return TurnRuling(_LEGAL, None, state, ended)
+        checked = tuple(checked_rules(query)) if name_checked else None
+        return TurnRuling(_LEGAL, None, state, ended, checked)
     step, rule, reason = refused
     allowed: tuple[Any, ...] = ()
     if explain_alternatives:
-        allowed = tuple(_allowed_under(query, step, rule))
+        allowed = tuple(_allowed_under(query, rule))
     return TurnRuling(Ruling(False, rule, reason, allowed), step, state, ended)
 
 
@@ -117,27 +145,64 @@ def _run(
     return None, ended
 
 
-def _allowed_under(query: TurnQuery, step: int, rule: str) -> list[Any]:
-    base: State | None = None
+def _allowed_under(query: TurnQuery, rule: str) -> list[Any]:
+    """The other values of ``rule`` under which the whole turn, asked again, is legal: only
+    what the re-asked verdict supports (a value under which the refused action passes but a
+    later one is refused, by this rule or another, is not claimed)."""
+    again = _Again(query)
+    return values_allowing(query.rules, rule, lambda other: again.legal_under(other) is True)
 
-    def gets_further(other_rules: Any) -> bool:
-        nonlocal base
+
+class _Again:
+    """One turn query asked again under other rules, each time from its start."""
+
+    def __init__(self, query: TurnQuery) -> None:
+        self.query = query
+        self.laid_out: State | None = None
+        """The table laid out under the query's own rules, before the turn begins: the same
+        under any value of a key that changes neither how the table reads nor who is out."""
+
+    def legal_under(self, rules: Rules) -> bool | None:
+        """Whether the turn, judged again from its start under ``rules``, is legal; ``None``
+        when under those rules the query cannot be read or its position is impossible (then
+        it is neither allowed nor refused there)."""
+        query = self.query
         try:
-            if rule in _STRUCTURAL:
-                other = read_turn(query.source, rules=other_rules)
+            if _structural_change(query.rules, rules):
+                other = read_turn(query.source, rules=rules)
                 state = position(other)
-                played, actions = other.played, other.actions
+            elif query.table.out:
+                other = dataclasses.replace(query, rules=rules)
+                state = position(other)
             else:
-                if base is None:
-                    base = position(query)
-                state = base.with_rules(other_rules)
-                played, actions = query.played, query.actions
-            refused, _ = _run(state, played, actions)
+                other = query
+                if self.laid_out is None:
+                    try:
+                        self.laid_out = State.from_table(query.rules, query.table, query.seat)
+                    except PositionError as error:
+                        raise QueryError(str(error)) from None
+                state = self.laid_out.with_rules(rules)
+                state.begin_turn(state.seats.index(query.seat), first_turn=query.first_turn)
+                state.end_if_over()
+            refused, _ = _run(state, other.played, other.actions)
         except (QueryError, RulesError):
-            return False
-        return refused is None or refused[0] > step
+            return None
+        return refused is None
 
-    return values_allowing(query.rules, rule, gets_further)
+
+def _structural_change(before: Rules, after: Rules) -> bool:
+    return any(getattr(before, key) != getattr(after, key) for key in _STRUCTURAL)
+
+
+def checked_rules(query: TurnQuery) -> list[str]:
+    """The house rules a legal turn was checked against and passed: the keys with another
+    value under which the same turn, asked again, would be refused."""
+    again = _Again(query)
+    return [
+        key
+        for key in _TURN_KEYS
+        if values_allowing(query.rules, key, lambda other: again.legal_under(other) is False)
+    ]
 
 
 def judge_round_status(query: RoundStatusQuery) -> tuple[State, Status]:

@@ -23,6 +23,7 @@ from companion.rules.actions import (
     REMOVE_MARKER,
     Action,
     Draw,
+    Play,
     TrainId,
 )
 from companion.rules.legality import play_of
@@ -483,6 +484,26 @@ def read_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) -> A
     raise QueryError(f"{field}: expected one of play, draw, end, remove_marker")
 
 
+def _no_tile_twice(played: tuple[Action, ...], actions: tuple[Action, ...]) -> None:
+    """A set holds each tile once, so a turn that lays one tile twice describes no real
+    position: it is a fault of the query, not a question for the rules.
+
+    :raises: :exc:`QueryError` naming the second play.
+    """
+    fields = [f"turn.played[{i}]" for i in range(len(played))]
+    fields += [f"actions[{i}]" for i in range(len(actions))]
+    laid: set[Tile] = set()
+    for field, action in zip(fields, played + actions, strict=True):
+        if type(action) is not Play:
+            continue
+        if action.tile in laid:
+            raise QueryError(
+                f"{field}.play: {action.tile} is laid twice in one turn, and a set has only "
+                f"one {action.tile}"
+            )
+        laid.add(action.tile)
+
+
 # -- queries -----------------------------------------------------------------------------------
 
 
@@ -521,6 +542,7 @@ def read_turn(query: Mapping[str, Any], *, rules: Rules | None = None) -> TurnQu
                 for i, a in enumerate(actions_raw)
             ]
         )
+        _no_tile_twice(played, actions)
     except QueryError as error:
         error.rules = rules
         error.table = table

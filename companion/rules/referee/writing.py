@@ -38,6 +38,8 @@ def turn_answer(ruling: TurnRuling, *, explain_alternatives: bool = True) -> Ans
     }
     if ruling.step is not None and explain_alternatives:
         answer["allowed_under"] = list(verdict.allowed_under)
+    elif ruling.checked is not None:
+        answer["checked"] = list(ruling.checked)
     return answer
 
 

@@ -18,7 +18,7 @@ def test_each_class_is_scored_on_its_own_rendered_tiles() -> None:
     tallies = score(1)
     assert list(tallies) == list(CLASSES)
     for offset, (name, options) in enumerate(CLASSES.items()):
-        scene = render_scene(FIRST_SEED + offset * 100_000, size=SIZE, **options)
+        scene = render_scene(FIRST_SEED + offset * 100_000, **{"size": SIZE, **options})
         tally = tallies[name]
         assert (tally.scenes, tally.wanted) == (1, len(scene.tiles))
         assert tally.right <= min(tally.wanted, tally.reported)

@@ -16,17 +16,20 @@ $(STAMP): pyproject.toml
 # The rules engine compiled with mypyc: the same source, about 1.6 times the referee's speed.
 # All of it but the command line, self-play and tiles (tiles.py says why). Python prefers the
 # compiled modules while they are newer than their source (companion/__init__.py). If
-# compiling fails (no C compiler), everything runs as plain Python, only slower.
+# compiling fails (no C compiler), everything runs as plain Python, only slower. The shared
+# library mypyc builds goes inside the package (tools/compile_rules.py), so the compiled engine
+# loads whatever folder Python starts in; the root's *__mypyc*.so are older builds' leftovers.
 RULES_COMPILED := $(filter-out %/__main__.py %/cli.py %/simulate.py %/tiles.py,\
 	$(wildcard companion/rules/*.py companion/rules/referee/*.py))
 COMPILED := build/rules-compiled
-COMPILED_FILES = *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so
+COMPILED_FILES = *__mypyc*.so companion/*__mypyc*.so companion/rules/*.so \
+	companion/rules/referee/*.so
 
-$(COMPILED): $(STAMP) $(RULES_COMPILED)
+$(COMPILED): $(STAMP) $(RULES_COMPILED) tools/compile_rules.py
 	mkdir -p build
 	rm -f $(COMPILED_FILES)
 	@echo "compiling the rules engine with mypyc (log in build/mypyc.log)"
-	@$(BIN)/mypyc $(RULES_COMPILED) > build/mypyc.log 2>&1 || { \
+	@$(BIN)/python tools/compile_rules.py $(RULES_COMPILED) > build/mypyc.log 2>&1 || { \
 		rm -f $(COMPILED_FILES); \
 		tail -5 build/mypyc.log; \
 		echo "could not compile the rules engine: it runs as plain Python (slower)"; }

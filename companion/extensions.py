@@ -50,6 +50,13 @@ def rollback_quietly() -> None:
         logger.warning("Rolling back failed (the connection is dropped): %s", error)
 
 
+def release_connection() -> None:
+    """End the request's transaction and hand its connection back to the pool, for a long
+    wait with nothing to read or write (a photo being read). Nothing is pending at such a
+    point; objects loaded stay usable (expired, they reload on their next use)."""
+    db.session.commit()
+
+
 def end_session(_error: BaseException | None = None) -> None:
     """Close the request's session, whatever the database says (a teardown function).
 

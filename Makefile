@@ -5,13 +5,26 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run serve test lint bench simulate eval-vision train clean uncompile
+.PHONY: run serve test lint bench simulate eval-vision train clean uncompile lock
 
-$(STAMP): pyproject.toml
+# The tested dependency tree, pinned with hashes in requirements.lock (`make lock` writes it),
+# then the project itself on top of it without resolving anything again.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+## Pin the dependency tree again (after a change to pyproject.toml's dependencies): versions
+## already in requirements.lock are kept; `make lock UPGRADE=--upgrade` takes the newest of
+## everything (then run make test). Linux x86_64, Python 3.11; the train extra is not locked.
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 \
+		--python-platform x86_64-manylinux_2_28 --custom-compile-command "make lock" \
+		$(UPGRADE) -o requirements.lock
 
 # The rules engine compiled with mypyc: the same source, about 1.6 times the referee's speed.
 # All of it but the command line, self-play and tiles (tiles.py says why). Python prefers the

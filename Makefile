@@ -84,6 +84,8 @@ bench: $(COMPILED)
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_vision.py
 	$(BIN)/python benchmarks/bench_upload.py
+	$(BIN)/python benchmarks/bench_slow_clients.py
+	$(BIN)/python benchmarks/bench_photo_flood.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.
 simulate: $(COMPILED)

@@ -23,6 +23,7 @@ import errno
 import os
 import re
 import selectors
+import sys
 import time
 from collections import deque
 from functools import partial
@@ -46,6 +47,8 @@ HEAD_LIMIT = 64 * 1024
 (gunicorn's parser then refuses the oversized head)."""
 SMALL_BODY = 64 * 1024
 """A body up to this size (every form and API call; not a photo) is read with the head."""
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the GIL while another waits (Python's default is 0.005)."""
 _END_OF_HEAD = b"\r\n\r\n"
 _CONTENT_LENGTH = re.compile(rb"^content-length:[ \t]*([0-9]{1,12})[ \t]*\r?$", re.I | re.M)
 
@@ -81,6 +84,11 @@ class HeadBufferingWorker(ThreadWorker):  # type: ignore[misc]
 
     def init_process(self) -> None:
         self.arriving: deque[_Arriving] = deque()  # oldest first: deadlines in order
+        # A thread reading a photo holds the GIL for Python's whole switch interval (5 ms)
+        # each time a thread answering a poll wants it back after a read or a query: a poll
+        # waited 1.9 s beside a flood of photos. At 1 ms it waited under 0.7 s
+        # (benchmarks/bench_photo_flood.py); the cost is a little more switching.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         super().init_process()
 
     def accept(self, listener: Any) -> None:

@@ -50,6 +50,7 @@ SMALL_BODY = 64 * 1024
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005)."""
 _END_OF_HEAD = b"\r\n\r\n"
+_EXPECT = re.compile(rb"^expect:", re.I | re.M)
 _CONTENT_LENGTH = re.compile(rb"^content-length:[ \t]*([0-9]{1,12})[ \t]*\r?$", re.I | re.M)
 
 
@@ -68,6 +69,8 @@ class _Arriving:
             return len(self.data) > HEAD_LIMIT
         length = _CONTENT_LENGTH.search(self.data, 0, end + 2)
         if length is None:  # no body, or a chunked one (read by the thread)
+            return True
+        if _EXPECT.search(self.data, 0, end + 2):  # the body waits for gunicorn's "100 Continue"
             return True
         wanted = int(length.group(1))
         return wanted > SMALL_BODY or len(self.data) - end - len(_END_OF_HEAD) >= wanted

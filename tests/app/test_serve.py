@@ -172,6 +172,23 @@ def test_a_kept_alive_connection_serves_one_request_after_another(production_ser
         connection.close()
 
 
+def test_a_client_waiting_for_100_continue_gets_it_before_sending_its_body(
+    production_server: int,
+) -> None:
+    body = json.dumps({"players": ["Ann", "Bob"], "rules": {}}).encode()
+    head = (
+        "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nExpect: 100-continue\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", production_server), timeout=5) as sock:
+        sock.sendall(head)
+        answers = sock.makefile("rb")
+        assert answers.readline().startswith(b"HTTP/1.1 100")  # times out if nobody answers
+        assert answers.readline() == b"\r\n"
+        sock.sendall(body)
+        assert answers.readline().split()[1] == b"201"
+
+
 def test_serve_options_are_the_threaded_set_up(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.delenv("HOST", raising=False)

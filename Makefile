@@ -5,28 +5,44 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run serve test lint bench simulate eval-vision train clean uncompile
+.PHONY: run serve test lint bench simulate eval-vision train clean uncompile lock
 
-$(STAMP): pyproject.toml
+# The tested dependency tree, pinned with hashes in requirements.lock (`make lock` writes it),
+# then the project itself on top of it without resolving anything again.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+## Pin the dependency tree again (after a change to pyproject.toml's dependencies): versions
+## already in requirements.lock are kept; `make lock UPGRADE=--upgrade` takes the newest of
+## everything (then run make test). Linux x86_64, Python 3.11; the train extra is not locked.
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 \
+		--python-platform x86_64-manylinux_2_28 --custom-compile-command "make lock" \
+		$(UPGRADE) -o requirements.lock
 
 # The rules engine compiled with mypyc: the same source, about 1.6 times the referee's speed.
 # All of it but the command line, self-play and tiles (tiles.py says why). Python prefers the
 # compiled modules while they are newer than their source (companion/__init__.py). If
-# compiling fails (no C compiler), everything runs as plain Python, only slower.
+# compiling fails (no C compiler), everything runs as plain Python, only slower. The shared
+# library mypyc builds goes inside the package (tools/compile_rules.py), so the compiled engine
+# loads whatever folder Python starts in; the root's *__mypyc*.so are older builds' leftovers.
 RULES_COMPILED := $(filter-out %/__main__.py %/cli.py %/simulate.py %/tiles.py,\
 	$(wildcard companion/rules/*.py companion/rules/referee/*.py))
 COMPILED := build/rules-compiled
-COMPILED_FILES = *__mypyc*.so companion/rules/*.so companion/rules/referee/*.so
+COMPILED_FILES = *__mypyc*.so companion/*__mypyc*.so companion/rules/*.so \
+	companion/rules/referee/*.so
 
-$(COMPILED): $(STAMP) $(RULES_COMPILED)
+$(COMPILED): $(STAMP) $(RULES_COMPILED) tools/compile_rules.py
 	mkdir -p build
 	rm -f $(COMPILED_FILES)
 	@echo "compiling the rules engine with mypyc (log in build/mypyc.log)"
-	@$(BIN)/mypyc $(RULES_COMPILED) > build/mypyc.log 2>&1 || { \
+	@$(BIN)/python tools/compile_rules.py $(RULES_COMPILED) > build/mypyc.log 2>&1 || { \
 		rm -f $(COMPILED_FILES); \
 		tail -5 build/mypyc.log; \
 		echo "could not compile the rules engine: it runs as plain Python (slower)"; }
@@ -69,6 +85,8 @@ bench: $(COMPILED)
 	$(BIN)/python benchmarks/bench_vision.py
 	$(BIN)/python benchmarks/bench_table.py
 	$(BIN)/python benchmarks/bench_upload.py
+	$(BIN)/python benchmarks/bench_slow_clients.py
+	$(BIN)/python benchmarks/bench_photo_flood.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.
 simulate: $(COMPILED)

@@ -4,13 +4,15 @@ Importing the package settles which build of the rules engine Python loads: the 
 ``make`` compiled with mypyc, or the plain ``.py`` source. Python prefers a compiled module
 over its source; after a ``git pull`` or an edit without ``make`` the compiled files would run
 the old rules, so :func:`settle` loads the source instead and says so once.
-``COMPANION_PURE_RULES=1`` asks for the source always. This lives here, in the package's own
-import, because it must run before anything imports ``companion.rules`` and must not add a
-module of ours beside the engine.
+``COMPANION_PURE_RULES=1`` asks for the source always. A build that cannot load (a library
+missing, an older build's left at the checkout's root, a broken file) falls back to the source
+too, with one warning. This lives here, in the package's own import, because it must run
+before anything imports ``companion.rules`` and must not add a module of ours beside the engine.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import os
@@ -40,21 +42,39 @@ class RulesFromSource(importlib.abc.MetaPathFinder):
         return None
 
 
+def compiled_files(rules: Path = RULES) -> list[Path]:
+    """The compiled build's files: each module's shim and library (``tools/compile_rules.py``)."""
+    return [*rules.rglob("*.so"), *rules.parent.glob(f"{rules.name}__mypyc*.so")]
+
+
 def stale_sources(rules: Path = RULES) -> list[Path]:
     """Sources of compiled modules changed after the build (empty when nothing is compiled)."""
     shims = list(rules.rglob("*.so"))
     if not shims:
         return []
-    # The compiled code lives in the build's one shared library beside the package; each
-    # module's own file is a small shim that a rebuild does not always rewrite.
-    libraries = list(rules.parents[1].glob("*__mypyc*.so"))
-    built = max(path.stat().st_mtime for path in [*shims, *libraries])
+    # A module's code lives in its library (``state__mypyc.*.so``); the shim Python imports
+    # (``state.*.so``) is a small file that a rebuild does not always rewrite.
+    built = max(path.stat().st_mtime for path in compiled_files(rules))
     stale = []
     for shim in shims:
         source = shim.with_name(shim.name.split(".")[0] + ".py")
         if source.exists() and source.stat().st_mtime > built:
             stale.append(source)
     return stale
+
+
+def load_failure() -> str | None:
+    """Import the compiled rules engine; say why it cannot load (None when it loads).
+
+    Modules half loaded by a failed import are dropped, so the source can load in their place.
+    """
+    try:
+        importlib.import_module(PACKAGE)
+    except ImportError as error:
+        for name in [name for name in sys.modules if name.split(".")[:2] == ["companion", "rules"]]:
+            del sys.modules[name]
+        return str(error) or type(error).__name__
+    return None
 
 
 def rules_compiled() -> bool:
@@ -76,6 +96,17 @@ def settle() -> None:
         names = ", ".join(path.name for path in stale)
         print(
             f"The compiled rules engine is older than {names}: using the plain source "
+            "(slower). Run make to compile it again.",
+            file=sys.stderr,
+        )
+        return
+    if pure or not any(RULES.rglob("*.so")):
+        return
+    failure = load_failure()
+    if failure is not None:
+        sys.meta_path.insert(0, RulesFromSource())
+        print(
+            f"The compiled rules engine can't be loaded ({failure}): using the plain source "
             "(slower). Run make to compile it again.",
             file=sys.stderr,
         )

@@ -20,6 +20,10 @@ from .storage import storage_trouble
 HOST = "0.0.0.0"  # every interface, so phones on the Wi-Fi can connect
 DEFAULT_PORT = 5000
 THREADS = 8  # a table of phones polling once a second is a handful of requests at a time
+CONNECTION_LIMIT = 500
+"""Open connections waitress keeps (its default is 100). Waitress reads each request whole in
+its event loop before a thread takes it, so a slow phone costs a connection, not a thread;
+past the limit it stopped accepting, and 200 slow connections stalled every other request."""
 
 
 def port_from_env() -> int:
@@ -39,7 +43,15 @@ def serve_app(app: Flask, port: int) -> None:
 
         run_simple(HOST, port, app, threaded=True)
     else:
-        serve(app, host=HOST, port=port, threads=THREADS)
+        serve(
+            app,
+            host=HOST,
+            port=port,
+            threads=THREADS,
+            connection_limit=CONNECTION_LIMIT,
+            # poll() rather than select(), whose file numbers stop at 1024.
+            asyncore_use_poll=True,
+        )
 
 
 def migrate_or_exit(app: Flask) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response
 
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, end_session, migrate
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -107,6 +107,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = persistent_secret_key(app.instance_path)
 
     db.init_app(app)
+    # Teardown functions run last registered first: this one closes the session before
+    # Flask-SQLAlchemy's would (see end_session).
+    app.teardown_appcontext(end_session)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"))
     csrf.init_app(app)
 

@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
 
-from .extensions import db
+from .extensions import rollback_quietly
 from .games.errors import ServiceError
 from .storage import storage_trouble
 
@@ -63,7 +63,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def handle_service_error(error: ServiceError) -> tuple[Response, int]:
-        db.session.rollback()
+        rollback_quietly()
         return error_response(error.status, error.message, error.field, error.details())
 
     @app.errorhandler(CSRFError)
@@ -92,7 +92,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def handle_storage_trouble(error: OperationalError) -> tuple[Response, int]:
-        db.session.rollback()
+        rollback_quietly()
         app.logger.error("Database trouble: %s", error)
         trouble = storage_trouble(error)
         return error_response(
@@ -103,6 +103,6 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def handle_unexpected(error: Exception) -> tuple[Response, int]:
-        db.session.rollback()
+        rollback_quietly()
         app.logger.exception("Unhandled error", exc_info=error)
         return error_response(500, FRIENDLY_DEFAULTS[500])

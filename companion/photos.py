@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from flask import current_app
 
+from .extensions import release_connection
 from .photo_overlay import Overlay, ReadTile, build_overlay
 from .rules import Rules, Tile, score_hand
 
@@ -36,10 +37,41 @@ class PhotoUnreadable(Exception):
 
 
 class PhotoReadingUnavailable(PhotoUnreadable):
-    """This server can't read photos (no model file)."""
+    """This server can't read photos (no model file), or not now (:class:`PhotoReaderBusy`)."""
+
+    def __init__(self, message: str = UNAVAILABLE_MESSAGE) -> None:
+        super().__init__(message)
+
+
+class PhotoReaderBusy(PhotoReadingUnavailable):
+    """Every photo-reading slot of this worker stayed taken for ``READ_WAIT_SECONDS``."""
 
     def __init__(self) -> None:
-        super().__init__(UNAVAILABLE_MESSAGE)
+        super().__init__(BUSY_MESSAGE)
+
+
+READS_AT_ONCE = 2
+"""Photos one worker process reads at the same time (``PHOTO_READS_AT_ONCE`` overrides it).
+A read is CPU work and a hundred megabytes or so at its peak; more at once only shares the
+same cores and multiplies the memory (48 HEICs at once took 2.5 GB)."""
+READ_WAIT_SECONDS = 5.0
+"""How long a photo waits for a slot before the player is told to send it again
+(``PHOTO_READ_WAIT_SECONDS`` overrides it): a read takes about a second."""
+BUSY_MESSAGE = (
+    "The laptop is busy reading other photos. Send this one again in a moment; "
+    "nothing you entered is lost."
+)
+
+_slots: dict[int, threading.BoundedSemaphore] = {}
+_slots_lock = threading.Lock()
+
+
+def _reading_slots(count: int) -> threading.BoundedSemaphore:
+    with _slots_lock:
+        slots = _slots.get(count)
+        if slots is None:
+            _slots[count] = slots = threading.BoundedSemaphore(count)
+    return slots
 
 
 @dataclass(frozen=True)
@@ -172,19 +204,33 @@ def read_photo(data: bytes, set_max: int | None = None) -> PhotoReading:
     ``set_max`` is the game's set (12 for double-12): no half is read above it.
     """
     # vision (numpy, OpenCV, onnxruntime) loads on the first photo, not when the app starts.
-    from vision.decode import MAX_PIXELS, PhotoError, decode_photo
+    from vision.decode import MAX_PIXELS, PhotoError, check_photo, decode_photo
     from vision.pipeline import READ_LONG_SIDE
 
     if not data:
         raise PhotoUnreadable("The photo is empty. Take it again or choose another file.")
     path = model_path()
-    max_pixels = int(current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
+    config = current_app.config
+    max_pixels = int(config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
+    # A read takes a second or more: the request's database connection goes back to the pool
+    # first (64 uploads at once held every connection and others failed). What the request
+    # loaded stays usable and reloads on its next use.
+    release_connection()
+    slots = _reading_slots(int(config.get("PHOTO_READS_AT_ONCE", READS_AT_ONCE)))
     try:
-        if not (path.is_file() and finder_path().is_file()):
-            # A broken file still gets its own message, so the player knows what to fix.
-            decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
-            raise PhotoReadingUnavailable()
-        reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
+        check_photo(data, max_pixels=max_pixels)  # refused from its header, without a slot
+        if not slots.acquire(
+            timeout=float(config.get("PHOTO_READ_WAIT_SECONDS", READ_WAIT_SECONDS))
+        ):
+            raise PhotoReaderBusy()
+        try:
+            if not (path.is_file() and finder_path().is_file()):
+                # A broken file still gets its own message, so the player knows what to fix.
+                decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
+                raise PhotoReadingUnavailable()
+            reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
+        finally:
+            slots.release()
     except PhotoError as error:
         raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
     return PhotoReading(

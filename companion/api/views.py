@@ -12,7 +12,7 @@ from ..games import export, service, sheetview
 from ..games.errors import StaleVersion, ValidationFailed
 from ..games.models import Game
 from ..links import public_url
-from ..rules.referee import answer_text
+from ..rules.referee import answer_all
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -153,22 +153,62 @@ def stale_response(stale: StaleVersion) -> tuple[Response, int]:
     ), 409
 
 
+MAX_REFEREE_BYTES = 1024 * 1024
+"""The largest referee body read: about 1,500 turn queries (the largest answer is some 30 times
+its query, so a full batch answers in tens of megabytes, not gigabytes)."""
+MAX_REFEREE_QUERIES = 1000
+"""The most queries one request may ask: a batch takes a fraction of a second to judge."""
+
+
 @bp.post("/referee")
 def referee() -> Response:
     """The referee contract over HTTP: one query or a list, answered exactly as
-    ``python -m companion.rules check`` answers them; 400 when any query is malformed."""
+    ``python -m companion.rules check`` answers them; 400 when any query is malformed, 413 past
+    :data:`MAX_REFEREE_BYTES` or :data:`MAX_REFEREE_QUERIES`."""
+    too_big = f"body: over {MAX_REFEREE_BYTES // 2**20} MB; send fewer queries per request"
+    if (request.content_length or 0) > MAX_REFEREE_BYTES:
+        return _referee_response(json.dumps({"error": too_big}), status=413)
+    data = request.stream.read(MAX_REFEREE_BYTES + 1)
+    if len(data) > MAX_REFEREE_BYTES:
+        return _referee_response(json.dumps({"error": too_big}), status=413)
     try:
-        text = request.get_data().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return _referee_response(json.dumps({"error": "body: not UTF-8 text"}), ok=False)
+        return _referee_error("body: not UTF-8 text")
     try:
-        out, ok = answer_text(text)
+        queries = json.loads(text)
     except json.JSONDecodeError as error:
-        return _referee_response(json.dumps({"error": f"body: not valid JSON ({error})"}), ok=False)
+        return _referee_error(f"body: not valid JSON ({error})")
     except RecursionError:
-        return _referee_response(json.dumps({"error": "body: JSON nested too deeply"}), ok=False)
-    return _referee_response(out, ok=ok)
+        return _referee_error("body: JSON nested too deeply")
+    if isinstance(queries, list):
+        if len(queries) > MAX_REFEREE_QUERIES:
+            return _referee_response(
+                json.dumps(
+                    {
+                        "error": f"body: {len(queries):,} queries, more than the "
+                        f"{MAX_REFEREE_QUERIES:,} answered at once; send the rest in "
+                        "another request"
+                    }
+                ),
+                status=413,
+            )
+        # Each answer is larger than its query: a list of anything but queries would be
+        # answered many times its size, one error each, so the first one stops it.
+        for index, item in enumerate(queries):
+            if not isinstance(item, dict):
+                return _referee_error(
+                    f'[{index}]: not a query (an object with a "kind"); nothing was judged'
+                )
+    # The collector is left running: pausing it would pause it for every thread of the
+    # worker, and the rulings of a batch this size leave it little to do.
+    answers, ok = answer_all(queries)
+    return _referee_response(json.dumps(answers, check_circular=False), status=200 if ok else 400)
 
 
-def _referee_response(body: str, *, ok: bool) -> Response:
-    return Response(body, status=200 if ok else 400, mimetype="application/json")
+def _referee_error(message: str) -> Response:
+    return _referee_response(json.dumps({"error": message}), status=400)
+
+
+def _referee_response(body: str, *, status: int) -> Response:
+    return Response(body, status=status, mimetype="application/json")

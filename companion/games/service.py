@@ -18,7 +18,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..extensions import db
+from ..extensions import db, rollback_quietly
 from ..rules import Rules, schedule
 from ..rules.integrity import check_round
 from .entry import ScoreEntry
@@ -113,7 +113,7 @@ def create_game(players: Any, raw_rules: Any) -> tuple[Game, str]:
     try:
         db.session.commit()
     except OperationalError as error:
-        db.session.rollback()
+        rollback_quietly()
         raise StorageTrouble(error) from None
     return game, token
 
@@ -132,7 +132,7 @@ def _commit(game: Game) -> None:
         db.session.rollback()
         raise StaleVersion(get_game(game.id)) from None
     except OperationalError as error:
-        db.session.rollback()
+        rollback_quietly()
         raise StorageTrouble(error) from None
 
 

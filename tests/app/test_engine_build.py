@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.machinery
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +65,58 @@ def test_pure_rules_env_loads_the_source() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert all(line.endswith(".py") for line in result.stdout.split()), result.stdout
+
+
+SETUP_QUERY = '{"kind": "setup", "rules": {}, "players": 4}'
+
+
+def run_in(
+    folder: Path, checkout: Path, *args: str, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """Run Python in ``folder`` with ``checkout`` importable, as a service manager would."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    env.pop("COMPANION_PURE_RULES", None)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=folder,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_referee_command_runs_from_another_folder(tmp_path: Path) -> None:
+    # Only the package is importable, as with `pip install -e .`: not the checkout's root.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "companion").symlink_to(ROOT / "companion", target_is_directory=True)
+    result = run_in(tmp_path, site, "-m", "companion.rules", "check", "-", stdin=SETUP_QUERY)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["hand_size"] == 15
+    assert result.stderr == ""  # no fallback warning: the build (if make made one) loads
+    probe = "import companion; print(companion.rules_compiled())"
+    compiled = run_in(tmp_path, site, "-c", probe)
+    assert compiled.returncode == 0, compiled.stderr
+    built = any((ROOT / "companion" / "rules").rglob("*.so"))
+    assert compiled.stdout.strip() == str(built)
+
+
+def test_a_build_that_cannot_load_falls_back_to_the_source_with_one_warning(
+    tmp_path: Path,
+) -> None:
+    checkout = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT / "companion", checkout / "companion", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (checkout / "companion" / "rules" / f"state{suffix}").write_bytes(b"not a library")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run_in(elsewhere, checkout, "-m", "companion.rules", "check", "-", stdin=SETUP_QUERY)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["hand_size"] == 15
+    warning = result.stderr.strip().splitlines()
+    assert len(warning) == 1, result.stderr
+    assert "can't be loaded" in warning[0] and "plain source" in warning[0]

@@ -11,7 +11,13 @@ import pillow_heif
 import pytest
 from PIL import Image
 
-from vision.decode import MAX_PIXELS, PhotoError, decode_photo
+from vision.decode import (
+    FULL_DECODE_MAX_PIXELS,
+    MAX_PIXELS,
+    PhotoError,
+    check_photo,
+    decode_photo,
+)
 
 
 def _marked_rgb(width: int = 60, height: int = 40) -> Image.Image:
@@ -114,3 +120,45 @@ def test_pixel_limit_is_adjustable() -> None:
     data = _encoded(_marked_rgb(60, 40), "PNG")
     with pytest.raises(PhotoError, match="too large"):
         decode_photo(data, max_pixels=1000)
+
+
+def test_a_big_png_is_refused_from_its_header() -> None:
+    # Over what PNG may be (it is decoded in full), under the JPEG limit; a header only: had
+    # decoding begun, the missing pixels would fail it as truncated.
+    data = _png_claiming(6000, 5000)
+    assert FULL_DECODE_MAX_PIXELS < 6000 * 5000 < MAX_PIXELS
+    with pytest.raises(PhotoError, match="too large to read as PNG \\(6000x5000 pixels"):
+        check_photo(data)
+    with pytest.raises(PhotoError, match="too large to read as PNG"):
+        decode_photo(data, min_long_side=2000)
+
+
+def test_a_big_jpeg_is_still_read_shrunk() -> None:
+    data = _encoded(Image.new("RGB", (6000, 5000), (120, 120, 120)), "JPEG", quality=50)
+    assert check_photo(data) == (6000, 5000)
+    photo = decode_photo(data, min_long_side=2000)
+    assert (photo.width, photo.height) == (6000, 5000)
+    assert 2000 <= photo.pixels.shape[1] <= 3000
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "WEBP", "HEIF"])
+def test_other_formats_are_shrunk_right_after_decoding(fmt: str) -> None:
+    pillow_heif.register_heif_opener()
+    data = _encoded(_marked_rgb(1600, 1200), fmt, **({} if fmt == "PNG" else {"quality": 90}))
+    photo = decode_photo(data, min_long_side=400)
+    assert (photo.width, photo.height) == (1600, 1200)
+    assert photo.pixels.shape[:2] == (300, 400), "shrunk 4 times, long side still 400"
+    assert photo.scale == pytest.approx(0.25)
+    blue, _, red = (int(v) for v in photo.pixels[1, 1])
+    assert red > 180 and blue < 90, "the red corner is still top-left"
+
+
+def test_a_shrunk_png_keeps_its_exif_orientation() -> None:
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored landscape; display rotated 90 degrees clockwise
+    data = _encoded(_marked_rgb(800, 400), "PNG", exif=exif.tobytes())
+    photo = decode_photo(data, min_long_side=200)
+    assert (photo.width, photo.height) == (400, 800)
+    assert photo.pixels.shape[:2] == (200, 100), "shrunk 4 times and turned portrait"
+    assert int(photo.pixels[1, 98, 2]) > 200, "the red corner went top-right"
+    assert int(photo.pixels[1, 1, 0]) > 200, "the top-left corner is white after turning"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +19,10 @@ from companion.rules.table import PositionError
 from companion.rules.tiles import InvalidTileError, Tile
 
 Answer = dict[str, Any]
+
+UNEXPECTED_FAULT = "could not judge this query: the referee failed on it (the fault is logged)"
+
+logger = logging.getLogger(__name__)
 
 
 def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) -> Answer:
@@ -97,9 +102,11 @@ def answer(query: Any) -> tuple[Answer, bool]:
         return {"error": str(error)}, False
     except RecursionError:
         return {"error": "query: nested too deeply"}, False
-    except Exception as unexpected:  # noqa: BLE001 - the contract forbids tracebacks
-        name = type(unexpected).__name__
-        return {"error": f"could not judge this query ({name}: {unexpected})"}, False
+    except Exception:  # noqa: BLE001 - the contract forbids tracebacks
+        # A fault of the engine's, not the asker's: the traceback goes to the log, and the
+        # answer says no more (exception text can name files and internals).
+        logger.exception("The referee could not judge a query")
+        return {"error": UNEXPECTED_FAULT}, False
 
 
 def answer_all(data: Any) -> tuple[Any, bool]:
@@ -114,7 +121,8 @@ def answer_all(data: Any) -> tuple[Any, bool]:
 def gc_paused() -> Iterator[None]:
     """Pauses the cyclic garbage collector: parsing and judging a batch allocates many small
     acyclic lists and dicts, and the collector's repeated passes over them cost more than the
-    parsing itself. Reference counting still frees everything."""
+    parsing itself. Reference counting still frees everything. The pause is process-wide: for
+    the command, never inside a threaded server (the web API leaves the collector running)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

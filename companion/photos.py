@@ -344,25 +344,32 @@ def read_table(data: bytes, set_max: int | None = None) -> TableReading:
 
     The same limits and messages as :func:`read_photo`. The reading takes seconds, so the
     request's database session is closed first: no connection is held while it runs (the
-    objects already loaded stay readable).
+    objects already loaded stay readable, and the next query opens a new one).
     """
+    if not data:
+        raise PhotoUnreadable("The photo is empty. Take it again or choose another file.")
+    db.session.close()
+    width, height, layout = table_layout(data, set_max)
+    return table_reading(width, height, layout)
+
+
+def table_layout(data: bytes, set_max: int | None) -> tuple[int, int, TableLayout]:
+    """The photo's size (upright) and its tiles grouped into the hub and trains."""
     from vision.decode import MAX_PIXELS, PhotoError, decode_photo
     from vision.pipeline import READ_LONG_SIDE
     from vision.table import group_table
 
-    if not data:
-        raise PhotoUnreadable("The photo is empty. Take it again or choose another file.")
     path = model_path()
     max_pixels = int(current_app.config.get("PHOTO_MAX_PIXELS", MAX_PIXELS))
-    db.session.close()
     try:
         if not (path.is_file() and finder_path().is_file()):
+            # A broken file still gets its own message, so the player knows what to fix.
             decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
             raise PhotoReadingUnavailable()
         reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
     except PhotoError as error:
         raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
-    return table_reading(reading.width, reading.height, group_table(reading.tiles))
+    return reading.width, reading.height, group_table(reading.tiles)
 
 
 def table_reading(width: int, height: int, layout: TableLayout) -> TableReading:

@@ -731,18 +731,24 @@ def build_table_overlay(
         engine = f"engine {tile.high}-{tile.low}"
         if hub_at is None:
             hub_at = shapes[engine_tile].centre
+    # Labels are set clear of one another: each train's moves out along its train until free.
+    taken: list[_Box] = []
+    if hub_at is not None and engine:
+        taken.append(_text_box((hub_at[0], hub_at[1] - 2 * font), engine, font))
     lines = []
     for number, (indexes, end, open_double, unsure) in enumerate(trains, start=1):
         centres = [shapes[i].centre for i in indexes]
         path = ([hub_at] if hub_at is not None else []) + centres
         last = shapes[indexes[-1]]
         before = path[-2] if len(path) > 1 else (box[0] / 2, box[1] / 2)
-        label_at = _beyond(before, last, font, box)
+        label = f"{number}: {end}{' open' if open_double else ''}"
+        label_at = _beyond(before, last, font, box, label, taken)
+        taken.append(_text_box(label_at, label, font))
         lines.append(
             TrainLine(
                 number=number,
                 path=tuple(path),
-                label=f"{number}: {end}{' open' if open_double else ''}",
+                label=label,
                 label_at=label_at,
                 open_double=last if open_double else None,
                 unsure=unsure,
@@ -759,12 +765,29 @@ def build_table_overlay(
     )
 
 
-def _beyond(before: Point, last: Shape, font: float, box: Point) -> Point:
-    """Just past a train's last tile, away from the tile before it, kept inside the box."""
+def _beyond(
+    before: Point, last: Shape, font: float, box: Point, text: str, taken: Sequence[_Box]
+) -> Point:
+    """Just past a train's last tile, away from the tile before it, clear of the labels
+    already placed where it can be, and inside the box."""
     x, y = last.centre
     dx, dy = x - before[0], y - before[1]
     length = math.hypot(dx, dy) or 1.0
     reach = max(math.dist(last.corners[0], corner) for corner in last.corners) / 2 + font
-    at_x = _within(x + dx / length * reach, 3 * font, box[0])
-    at_y = _within(y + dy / length * reach, font, box[1])
-    return round(at_x, 1), round(at_y, 1)
+    width = _em_width(text) * font
+    at: Point = (x, y)
+    for step in range(8):
+        far = reach + step * font
+        at = (
+            _within(x + dx / length * far, width, box[0]),
+            _within(y + dy / length * far, font, box[1]),
+        )
+        if not any(_text_box(at, text, font).overlaps(other) for other in taken):
+            break
+    return at
+
+
+def _text_box(middle: Point, text: str, font: float) -> _Box:
+    half_width, half_height = _em_width(text) * font / 2, font * 0.6
+    return _Box(middle[0] - half_width, middle[1] - half_height, middle[0] + half_width,
+                middle[1] + half_height)  # fmt: skip

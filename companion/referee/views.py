@@ -28,7 +28,7 @@ from ..games.ruleform import parse_token, value_token
 from ..photo_overlay import Overlay
 from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
 from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
-from . import kept, table_photo
+from . import kept, last_table, table_photo
 from .dispute import (
     ACTION_KINDS,
     ACTION_ROWS,
@@ -203,6 +203,7 @@ def render_page(
     overlay: Overlay | None = None,
     photo_key: str = "",
     photo_read: str = "",
+    recalled: last_table.Recalled | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
     """Show the referee page for ``table``: the question form, and a ruling when given."""
@@ -256,6 +257,7 @@ def render_page(
         owners=owners,
         owners_set=" ".join(str(index) for index in sorted(chosen)),
         owner_choices=table_photo.owner_choices(form.rows),
+        recalled=recalled,
     ), status
 
 
@@ -297,6 +299,9 @@ def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
     ask = chosen_ask()
     form = read_form(table, ask)
     use = request.form.get("use", "")
+    if table.game is not None and table_photo.reading_from(form.values) is not None:
+        # The position from the table photo, as fixed so far, for the round's next dispute.
+        last_table.remember(table.game, form.values, form.rows)
     if use == "owners":
         return render_page(table, ask, form, photo_read="table")
     if use:
@@ -339,7 +344,13 @@ def game_page(game_id: str) -> tuple[str, int]:
     """The referee inside a game: its seats, house rules and current engine."""
     table = game_table(service.get_game(game_id))
     ask = chosen_ask()
-    return render_page(table, ask, DisputeForm.blank(ask, table.seats, table.rules, table.engine))
+    form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
+    recalled = None
+    if table.game is not None and ask in ("turn", "options", "round"):
+        recalled = last_table.recall(table.game, form.rows, table.set_max)
+        if recalled is not None:
+            form.values.update(recalled.values)
+    return render_page(table, ask, form, recalled=recalled)
 
 
 @bp.post("/games/<game_id>/referee")
@@ -442,6 +453,9 @@ def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, in
     table_photo.apply_reading(single, rows, table.set_max, reading, owners)
     form = DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
     form.errors.clear()
+    if table.game is not None:
+        # The session was let go during the read: the game is read again to keep the position.
+        last_table.remember(service.get_game(table.game.id), form.values, rows)
     count = len(reading.trains)
     flash(
         f"Read {count} train{'' if count == 1 else 's'} from the photo: say whose one train is "

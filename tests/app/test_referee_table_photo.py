@@ -264,7 +264,7 @@ def test_a_table_reading_sent_back_altered_is_dropped_not_an_error(
         assert 'name="table-read"' not in response.data.decode()
 
 
-# -- the real reader ------------------------------------------------------------------------------
+# -- the real reader --------------------------------------------------------------------------
 
 TABLE_SEED = (
     900_000_106  # far from every seed a model learnt from; four players' trains and one more
@@ -299,3 +299,34 @@ def test_a_rendered_table_photo_is_read_into_the_form(client: FlaskClient) -> No
     assert ends(fields) == expected
     engine = scene.tiles[scene.hub.engine_tile].pips[0]
     assert fields["engine"] == str(engine)
+
+
+# -- kept with the round -----------------------------------------------------------------------
+
+
+def test_the_next_dispute_of_the_round_starts_from_the_last_table_read(
+    app: Flask, client: FlaskClient, games: Any, stubbed_reader: list[int]
+) -> None:
+    game = make_game(client)
+    fields = form_fields(send_table_photo(client, game).data)
+    later = form_fields(client.get(f"/games/{game['id']}/referee?ask=turn").data)
+    assert ends(later) == ends(fields)
+    assert later["engine"] == "12"
+    assert "as read from the last table photo of round 1" in page_text(
+        client.get(f"/games/{game['id']}/referee?ask=options").data
+    )
+    # Owners set after the photo replace the kept position; the photo itself is never kept.
+    client.post(f"/games/{game['id']}/referee", data={**fields, "owner-2": "m1", "use": "owners"})
+    later = form_fields(client.get(f"/games/{game['id']}/referee?ask=turn").data)
+    assert ends(later)["m1"] == ("3", False) and ends(later)["3"] == ("7", False)
+    with app.app_context():
+        from companion.referee.models import TablePosition
+
+        kept = db.session.get(TablePosition, game["id"])
+        assert kept is not None and set(kept.position) == {"engine", "ends", "open"}
+    # Once the round is scored, the next round starts from a fresh table.
+    scores = {name: {"points": 5} for name in PLAYERS}
+    assert games.put_round(game, 1, scores).status_code == 200
+    fresh = client.get(f"/games/{game['id']}/referee?ask=turn")
+    assert "last table photo" not in page_text(fresh.data)
+    assert all(end == ("", False) for end in ends(form_fields(fresh.data)).values())

@@ -330,3 +330,44 @@ def test_the_next_dispute_of_the_round_starts_from_the_last_table_read(
     fresh = client.get(f"/games/{game['id']}/referee?ask=turn")
     assert "last table photo" not in page_text(fresh.data)
     assert all(end == ("", False) for end in ends(form_fields(fresh.data)).values())
+
+
+def test_a_table_photo_without_a_game_fills_the_form_and_keeps_nothing(
+    app: Flask, client: FlaskClient, stubbed_reader: list[int]
+) -> None:
+    response = client.post(
+        "/referee/photo?set_max=12&players=4&book=standard&ask=turn",
+        data={"ask": "turn", "photo-target": "table",
+              "table-photo": (io.BytesIO(b"table photo"), "table.jpg")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 200
+    assert ends(form_fields(response.data))["1"] == ("9", True)
+    with app.app_context():
+        from companion.referee.models import TablePosition
+
+        assert db.session.execute(db.select(TablePosition)).first() is None
+
+
+def test_the_trains_labels_on_a_crowded_table_do_not_cover_each_other() -> None:
+    from companion.photo_overlay import _em_width, build_table_overlay
+
+    reading = photos.table_reading(SIZE[0], SIZE[1], stub_layout())
+    trains = [(t.tiles, t.end, t.open_double, t.unsure) for t in reading.trains]
+    # Every train cut to its first tile: all the labels crowd round the hub.
+    crowded = [(tiles[:1], end, open_double, unsure) for tiles, end, open_double, unsure in trains]
+    overlay = build_table_overlay(SIZE, reading.tiles, HUB, 0, crowded, photos.CHECK_BELOW)
+    font = overlay.font_size
+    boxes = [
+        (
+            x - _em_width(text) * font / 2,
+            y - font * 0.6,
+            x + _em_width(text) * font / 2,
+            y + font * 0.6,
+        )
+        for (x, y), text in [(line.label_at, line.label) for line in overlay.trains]
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    assert [line.label for line in overlay.trains] == ["1: 5", "2: 9 open", "3: 3", "4: 11", "5: 7"]

@@ -93,4 +93,15 @@ if (ownersButton && ownersButton.form.requestSubmit) {
   });
 }
 
+/* Tapping a train on the photo goes to its "Whose is it?" select and opens it. */
+document.querySelectorAll(".table-overlay .train-line").forEach(function (line) {
+  line.addEventListener("click", function () {
+    var select = document.getElementById("owner-" + (Number(line.dataset.train) - 1));
+    if (!select) return;
+    select.scrollIntoView({block: "center"});
+    select.focus({preventScroll: true});
+    try { if (select.showPicker) select.showPicker(); } catch (error) { /* focus is enough */ }
+  });
+});
+
 drawStaticOverlays();

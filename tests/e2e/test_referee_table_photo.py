@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from vision.finder import DEFAULT_FINDER_MODEL
@@ -55,6 +56,20 @@ def test_a_dispute_from_a_table_photo_takes_four_taps(
     expect(figure.locator(".train-line")).to_have_count(len(truth))
     expect(page.get_by_text("Markers: tap to set")).to_be_visible()
     expect(page.get_by_label("Engine double in the hub")).to_have_value(str(engine))
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    # Tapping a train on the photo goes to whose it is.
+    line = figure.locator(".train-line[data-train='3'] polyline.train-hit")
+    points = [[float(v) for v in p.split(",")] for p in line.get_attribute("points").split()]
+    svg = figure.locator("svg").bounding_box()
+    assert svg is not None
+    width, height = (float(v) for v in figure.locator("svg").get_attribute("viewBox").split()[2:])
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    page.mouse.click(
+        svg["x"] + (x1 + x2) / 2 * svg["width"] / width,
+        svg["y"] + (y1 + y2) / 2 * svg["height"] / height,
+    )
+    expect(page.locator("#owner-2")).to_be_focused()
 
     # Train 1 is Bea's: the others follow round the table, the one left over is the Mexican.
     before = taps.count

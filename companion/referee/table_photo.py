@@ -66,6 +66,24 @@ def assign_owners(count: int, chosen: Mapping[int, str], rows: Sequence[TrainRow
     return owners
 
 
+def clashes(owners: Sequence[str], rows: Sequence[TrainRow]) -> list[str]:
+    """What to say when two trains were given one owner (only the last of them is used)."""
+    words = dict(owner_choices(rows))
+    counts = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight")
+    said = []
+    for key in dict.fromkeys(owners):
+        count = owners.count(key)
+        if key == NOT_A_TRAIN or count < 2:
+            continue
+        whose = f"{words[key]}'s" if key.isdigit() else f"the {words[key]}"
+        many = counts[count - 2] if count - 2 < len(counts) else str(count)
+        said.append(
+            f"{many} trains are set as {whose}: only the last of them is used. Set whose the "
+            "others are."
+        )
+    return said
+
+
 def apply_reading(
     values: dict[str, str],
     rows: Sequence[TrainRow],

@@ -257,6 +257,7 @@ def render_page(
         owners=owners,
         owners_set=" ".join(str(index) for index in sorted(chosen)),
         owner_choices=table_photo.owner_choices(form.rows),
+        owner_clashes=table_photo.clashes(owners, form.rows),
         recalled=recalled,
     ), status
 
@@ -487,8 +488,10 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     ask = request.args.get("ask", "turn")
     ask = ask if ask in ASK_KINDS else "turn"
     form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
-    form.errors["photo"] = (
+    field = "table-photo" if request.args.get("target") == "table" else "photo"
+    form.errors[field] = (
         f"This photo is too large to send (the limit is {limit // 2**20} MB). Take it again at a "
         "lower resolution or choose a smaller file."
     )
-    return render_page(table, ask, form, status=413)
+    photo_read = "table" if field == "table-photo" else ""
+    return render_page(table, ask, form, photo_read=photo_read, status=413)

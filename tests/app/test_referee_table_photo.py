@@ -371,3 +371,29 @@ def test_the_trains_labels_on_a_crowded_table_do_not_cover_each_other() -> None:
         for b in boxes[i + 1 :]:
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
     assert [line.label for line in overlay.trains] == ["1: 5", "2: 9 open", "3: 3", "4: 11", "5: 7"]
+
+
+def test_two_trains_given_one_owner_are_named(
+    client: FlaskClient, stubbed_reader: list[int]
+) -> None:
+    game = make_game(client)
+    fields = form_fields(send_table_photo(client, game).data)
+    fields.update({"owner-0": "1", "owner-1": "1", "owners-set": "0 1", "use": "owners"})
+    response = client.post(f"/games/{game['id']}/referee", data=fields)
+    assert "Two trains are set as Bea's: only the last of them is used." in page_text(response.data)
+
+
+def test_a_table_photo_over_the_size_limit_is_refused_next_to_its_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = 50_000
+    game = make_game(client)
+    response = client.post(
+        f"/games/{game['id']}/referee/photo?ask=turn&target=table",
+        data={"ask": "turn", "photo-target": "table",
+              "table-photo": (io.BytesIO(b"x" * 80_000), "big.jpg")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert response.status_code == 413
+    match = re.search(r'id="table-photo-error"[^>]*>(.*?)</p>', response.data.decode(), re.S)
+    assert match and "too large" in match.group(1)

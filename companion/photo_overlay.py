@@ -651,3 +651,143 @@ def _short_side(corners: Corners) -> float:
         for i in range(len(points))
     ]
     return float(min(sides))
+
+
+# -- a whole table ---------------------------------------------------------------------------
+
+TABLE_LABEL_PX = 11
+"""The trains' labels on the narrowest phone, in screen pixels."""
+
+
+@dataclass(frozen=True)
+class TrainLine:
+    """One train drawn over a table photo: a line from the hub through its tiles, and a label
+    ("2: 6", its number in the list and its end) just beyond its free end."""
+
+    number: int
+    path: tuple[Point, ...]
+    label: str
+    label_at: Point
+    open_double: Shape | None
+    """The open double at its end, ringed."""
+    unsure: bool
+
+    @property
+    def points(self) -> str:
+        """The line as an SVG polyline's ``points``."""
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y in self.path)
+
+
+@dataclass(frozen=True)
+class TableOverlay:
+    """A table photo's reading, scaled to the display box: every tile outlined (amber where
+    unsure), the hub ringed with its engine, each train drawn as a line with its end."""
+
+    width: float
+    height: float
+    tiles: tuple[Shape, ...]
+    hub: Point | None
+    engine: str
+    """The engine in words ("engine 12-12"), or "" when it was not seen."""
+    trains: tuple[TrainLine, ...]
+    font_size: float
+
+    @property
+    def view_box(self) -> str:
+        return f"0 0 {self.width:g} {self.height:g}"
+
+    def to_json(self) -> dict[str, Any]:
+        """What the page script needs to show the photo under the lines."""
+        return {"width": self.width, "height": self.height}
+
+
+def build_table_overlay(
+    size: tuple[int, int],
+    tiles: Sequence[ReadTile],
+    hub: tuple[int, int] | None,
+    engine_tile: int | None,
+    trains: Sequence[tuple[Sequence[int], int, bool, bool]],
+    check_below: float,
+) -> TableOverlay:
+    """The overlay of a table photo of ``size`` (width, height, upright). ``trains`` are
+    (tile indexes from the hub outwards, end, open double, unsure), numbered from 1 in the
+    order given."""
+    box = display_box(*size)
+    font = round(TABLE_LABEL_PX * max(box) / PHONE_PHOTO_PX, 1)
+    shapes = tuple(
+        Shape(
+            number=index + 1,
+            label=f"{tile.high}-{tile.low}",
+            corners=scale_corners(tile.corners, size, box),
+            unsure=tile.confidence < check_below,
+            fit=LabelFit.NONE,
+        )
+        for index, tile in enumerate(tiles)
+    )
+    hub_at = None if hub is None else scale_corners([hub], size, box)[0]
+    engine = ""
+    if engine_tile is not None and 0 <= engine_tile < len(tiles):
+        tile = tiles[engine_tile]
+        engine = f"engine {tile.high}-{tile.low}"
+        if hub_at is None:
+            hub_at = shapes[engine_tile].centre
+    # Labels are set clear of one another: each train's moves out along its train until free.
+    taken: list[_Box] = []
+    if hub_at is not None and engine:
+        taken.append(_text_box((hub_at[0], hub_at[1] - 2 * font), engine, font))
+    lines = []
+    for number, (indexes, end, open_double, unsure) in enumerate(trains, start=1):
+        centres = [shapes[i].centre for i in indexes]
+        path = ([hub_at] if hub_at is not None else []) + centres
+        last = shapes[indexes[-1]]
+        before = path[-2] if len(path) > 1 else (box[0] / 2, box[1] / 2)
+        label = f"{number}: {end}{' open' if open_double else ''}"
+        label_at = _beyond(before, last, font, box, label, taken)
+        taken.append(_text_box(label_at, label, font))
+        lines.append(
+            TrainLine(
+                number=number,
+                path=tuple(path),
+                label=label,
+                label_at=label_at,
+                open_double=last if open_double else None,
+                unsure=unsure,
+            )
+        )
+    return TableOverlay(
+        width=box[0],
+        height=box[1],
+        tiles=shapes,
+        hub=hub_at,
+        engine=engine,
+        trains=tuple(lines),
+        font_size=font,
+    )
+
+
+def _beyond(
+    before: Point, last: Shape, font: float, box: Point, text: str, taken: Sequence[_Box]
+) -> Point:
+    """Just past a train's last tile, away from the tile before it, clear of the labels
+    already placed where it can be, and inside the box."""
+    x, y = last.centre
+    dx, dy = x - before[0], y - before[1]
+    length = math.hypot(dx, dy) or 1.0
+    reach = max(math.dist(last.corners[0], corner) for corner in last.corners) / 2 + font
+    width = _em_width(text) * font
+    at: Point = (x, y)
+    for step in range(8):
+        far = reach + step * font
+        at = (
+            _within(x + dx / length * far, width, box[0]),
+            _within(y + dy / length * far, font, box[1]),
+        )
+        if not any(_text_box(at, text, font).overlaps(other) for other in taken):
+            break
+    return at
+
+
+def _text_box(middle: Point, text: str, font: float) -> _Box:
+    half_width, half_height = _em_width(text) * font / 2, font * 0.6
+    return _Box(middle[0] - half_width, middle[1] - half_height, middle[0] + half_width,
+                middle[1] + half_height)  # fmt: skip

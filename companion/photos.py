@@ -5,19 +5,22 @@ Nothing here stores the photo: the bytes are read once in the request and droppe
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import current_app
 
 from .extensions import release_connection
-from .photo_overlay import Overlay, ReadTile, build_overlay
+from .photo_overlay import Overlay, ReadTile, TableOverlay, build_overlay, build_table_overlay
 from .rules import Rules, Tile, score_hand
 
 if TYPE_CHECKING:
     from vision.pipeline import HandReader
+    from vision.table import TableLayout
+    from vision.types import HandReading
 
 CHECK_BELOW = 0.9
 """Tiles read with less confidence than this are marked "check this tile"."""
@@ -203,6 +206,21 @@ def read_photo(data: bytes, set_max: int | None = None) -> PhotoReading:
 
     ``set_max`` is the game's set (12 for double-12): no half is read above it.
     """
+    reading = _read_hand(data, set_max)
+    return PhotoReading(
+        width=reading.width,
+        height=reading.height,
+        tiles=tuple(
+            ReadTile(tile.pips[0], tile.pips[1], tile.confidence, tile.corners)
+            for tile in reading.tiles
+        ),
+        hints=reading.hints,
+    )
+
+
+def _read_hand(data: bytes, set_max: int | None) -> HandReading:
+    """The vision pipeline's reading of a photo, under the app's limits: the pixel limit, a
+    few reads at once per worker (then PhotoReaderBusy), no database connection held."""
     # vision (numpy, OpenCV, onnxruntime) loads on the first photo, not when the app starts.
     from vision.decode import MAX_PIXELS, PhotoError, check_photo, decode_photo
     from vision.pipeline import READ_LONG_SIDE
@@ -228,20 +246,11 @@ def read_photo(data: bytes, set_max: int | None = None) -> PhotoReading:
                 # A broken file still gets its own message, so the player knows what to fix.
                 decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
                 raise PhotoReadingUnavailable()
-            reading = _hand_reader(path, max_pixels).read(data, max_pips=set_max)
+            return _hand_reader(path, max_pixels).read(data, max_pips=set_max)
         finally:
             slots.release()
     except PhotoError as error:
         raise PhotoUnreadable(f"This photo can't be read: {error}.") from error
-    return PhotoReading(
-        width=reading.width,
-        height=reading.height,
-        tiles=tuple(
-            ReadTile(tile.pips[0], tile.pips[1], tile.confidence, tile.corners)
-            for tile in reading.tiles
-        ),
-        hints=reading.hints,
-    )
 
 
 def tiles_for_picker(read: list[tuple[Tile, float]], rules: Rules) -> PhotoTiles:
@@ -274,3 +283,162 @@ def tiles_for_picker(read: list[tuple[Tile, float]], rules: Rules) -> PhotoTiles
     tiles = tuple(kept)
     points = score_hand(list(tiles), rules, went_out=not tiles).points
     return PhotoTiles(tiles=tiles, unsure=unsure, points=points, problems=tuple(problems))
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+MAX_TABLE_TILES = 200
+"""More tiles than any table holds: a reading sent back by a page with more is refused."""
+
+
+@dataclass(frozen=True)
+class TableTrainRead:
+    """One train read from a table photo, from the hub outwards."""
+
+    tiles: tuple[int, ...]
+    """Indexes into :attr:`TableReading.tiles`."""
+    end: int
+    open_double: bool
+    unsure: bool
+    """A tile of it is unsure, or its link to the hub was not seen."""
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """A table photo read as a position, in the pixels of the photo decoded (EXIF-upright).
+
+    ``trains`` go clockwise round the hub as the photo shows it from above, which is the
+    seat order at the table (play goes to the left), starting from the train pointing
+    nearest straight down (the photographer's side)."""
+
+    width: int
+    height: int
+    tiles: tuple[ReadTile, ...]
+    engine_tile: int | None
+    hub: tuple[int, int] | None
+    trains: tuple[TableTrainRead, ...]
+
+    @property
+    def engine(self) -> int | None:
+        """The engine's number, when the engine was seen."""
+        if self.engine_tile is None:
+            return None
+        tile = self.tiles[self.engine_tile]
+        return tile.high if tile.high == tile.low else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as the page carries it between requests (never the photo)."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "tiles": [
+                [tile.high, tile.low, round(tile.confidence, 3), [list(p) for p in tile.corners]]
+                for tile in self.tiles
+            ],
+            "engine_tile": self.engine_tile,
+            "hub": list(self.hub) if self.hub else None,
+            "trains": [
+                [list(train.tiles), train.end, train.open_double, train.unsure]
+                for train in self.trains
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableReading:
+        """A reading sent back by the page; ``ValueError`` for anything that is not one."""
+        try:
+            width, height = int(data["width"]), int(data["height"])
+            tiles = tuple(
+                ReadTile(
+                    int(high),
+                    int(low),
+                    float(confidence),
+                    tuple((int(x), int(y)) for x, y in corners),
+                )
+                for high, low, confidence, corners in data["tiles"]
+            )
+            engine_tile = data["engine_tile"]
+            engine_tile = None if engine_tile is None else int(engine_tile)
+            hub = data["hub"]
+            hub = None if hub is None else (int(hub[0]), int(hub[1]))
+            trains = tuple(
+                TableTrainRead(tuple(int(i) for i in indexes), int(end), bool(open_), bool(unsure))
+                for indexes, end, open_, unsure in data["trains"]
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError("not a table reading") from error
+        count = len(tiles)
+        if not (0 < width and 0 < height and count <= MAX_TABLE_TILES):
+            raise ValueError("not a table reading")
+        if len(trains) > MAX_TABLE_TILES or any(len(tile.corners) != 4 for tile in tiles):
+            raise ValueError("not a table reading")
+        indexes = [i for train in trains for i in train.tiles]
+        if engine_tile is not None:
+            indexes.append(engine_tile)
+        if any(not 0 <= i < count for i in indexes):
+            raise ValueError("not a table reading")
+        return cls(width, height, tiles, engine_tile, hub, trains)
+
+    def overlay(self) -> TableOverlay:
+        """The reading drawn over the photo (companion.photo_overlay)."""
+        return build_table_overlay(
+            (self.width, self.height),
+            self.tiles,
+            self.hub,
+            self.engine_tile,
+            [(train.tiles, train.end, train.open_double, train.unsure) for train in self.trains],
+            CHECK_BELOW,
+        )
+
+
+def read_table(data: bytes, set_max: int | None = None) -> TableReading:
+    """Read a photo of the whole table: the hub, the trains from it and their ends.
+
+    The same limits and messages as :func:`read_photo`, and likewise no database connection is
+    held while it runs.
+    """
+    release_connection()
+    width, height, layout = table_layout(data, set_max)
+    return table_reading(width, height, layout)
+
+
+def table_layout(data: bytes, set_max: int | None) -> tuple[int, int, TableLayout]:
+    """The photo's size (upright) and its tiles grouped into the hub and trains."""
+    from vision.table import group_table
+
+    reading = _read_hand(data, set_max)
+    return reading.width, reading.height, group_table(reading.tiles)
+
+
+def table_reading(width: int, height: int, layout: TableLayout) -> TableReading:
+    """A table's layout (vision.table) as the referee page uses it: trains in seat order."""
+    tiles = tuple(
+        ReadTile(tile.pips[0], tile.pips[1], tile.confidence, tile.corners) for tile in layout.tiles
+    )
+    hub = layout.hub
+    centre = hub.centre if hub is not None else (width // 2, height // 2)
+    unsure = set(layout.unsure)
+
+    def angle(train_tiles: tuple[int, ...]) -> float:
+        # Clockwise on screen from straight down (y grows downwards in a photo).
+        xs, ys = zip(*tiles[train_tiles[0]].corners, strict=True)
+        dx, dy = sum(xs) / len(xs) - centre[0], sum(ys) / len(ys) - centre[1]
+        return math.atan2(-dx, dy) % (2 * math.pi)
+
+    trains = sorted((train for train in layout.trains if train.tiles), key=lambda t: angle(t.tiles))
+    return TableReading(
+        width=width,
+        height=height,
+        tiles=tiles,
+        engine_tile=None if hub is None else hub.engine_tile,
+        hub=None if hub is None else hub.centre,
+        trains=tuple(
+            TableTrainRead(
+                train.tiles,
+                train.end,
+                train.open_double,
+                bool(unsure & set(train.tiles)) or train.confidence < CHECK_BELOW,
+            )
+            for train in trains
+        ),
+    )

@@ -3,6 +3,7 @@ one, keep a ruling with the game, and read the tiles in dispute from a photo."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -27,7 +28,7 @@ from ..games.ruleform import parse_token, value_token
 from ..photo_overlay import Overlay
 from ..rules import CHOICES, PRESETS, Rules, RulesError, Tile, full_set
 from ..rules.describe import book_title, preset_label, rule_name, rules_summary, value_words
-from . import kept
+from . import kept, last_table, table_photo
 from .dispute import (
     ACTION_KINDS,
     ACTION_ROWS,
@@ -36,6 +37,7 @@ from .dispute import (
     ROUND_ENDS,
     DisputeForm,
     PositionError,
+    train_rows,
 )
 from .models import KeptRuling
 from .ruling import RulingView, judge
@@ -170,9 +172,20 @@ def chosen_ask() -> str:
 
 
 def read_form(table: Table, ask: str) -> DisputeForm:
-    """The submitted question, read and checked."""
+    """The submitted question, read and checked.
+
+    A table read from a photo whose trains' owners changed (a select, with or without the
+    page script) has its trains put again under their new owners first."""
     lists = {key: request.form.getlist(key) for key in request.form if _is_list(key)}
     single = {key: value for key, value in request.form.items() if not _is_list(key)}
+    reading = table_photo.reading_from(single)
+    if reading is not None:
+        rows = train_rows(table.seats, table.rules)
+        chosen = table_photo.chosen_owners(single, len(reading.trains), rows)
+        owners = table_photo.assign_owners(len(reading.trains), chosen, rows)
+        single["owners-set"] = " ".join(str(index) for index in sorted(chosen))
+        if owners != single.get("owners-was", "").split():
+            table_photo.apply_reading(single, rows, table.set_max, reading, owners)
     return DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
 
 
@@ -190,9 +203,16 @@ def render_page(
     overlay: Overlay | None = None,
     photo_key: str = "",
     photo_read: str = "",
+    recalled: last_table.Recalled | None = None,
     status: int = 200,
 ) -> tuple[str, int]:
     """Show the referee page for ``table``: the question form, and a ruling when given."""
+    table_read = table_photo.reading_from(form.values)
+    owners: list[str] = []
+    chosen: dict[int, str] = {}
+    if table_read is not None:
+        chosen = table_photo.chosen_owners(form.values, len(table_read.trains), form.rows)
+        owners = table_photo.assign_owners(len(table_read.trains), chosen, form.rows)
     kept_here: list[KeptRuling] = []
     editable = False
     if table.game is not None:
@@ -228,6 +248,17 @@ def render_page(
         photo_read=photo_read,
         photo_reading=photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
+        table_read=table_read,
+        table_read_json=json.dumps(table_read.to_json(), separators=(",", ":"))
+        if table_read
+        else "",
+        table_drawing=table_read.overlay() if table_read else None,
+        table_photo_key=urlsplit(table.url("photo")).path + "?table",
+        owners=owners,
+        owners_set=" ".join(str(index) for index in sorted(chosen)),
+        owner_choices=table_photo.owner_choices(form.rows),
+        owner_clashes=table_photo.clashes(owners, form.rows),
+        recalled=recalled,
     ), status
 
 
@@ -269,6 +300,11 @@ def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
     ask = chosen_ask()
     form = read_form(table, ask)
     use = request.form.get("use", "")
+    if table.game is not None and table_photo.reading_from(form.values) is not None:
+        # The position from the table photo, as fixed so far, for the round's next dispute.
+        last_table.remember(table.game, form.values, form.rows)
+    if use == "owners":
+        return render_page(table, ask, form, photo_read="table")
     if use:
         apply_use(form, use)
         return render_page(table, ask, form)
@@ -309,7 +345,13 @@ def game_page(game_id: str) -> tuple[str, int]:
     """The referee inside a game: its seats, house rules and current engine."""
     table = game_table(service.get_game(game_id))
     ask = chosen_ask()
-    return render_page(table, ask, DisputeForm.blank(ask, table.seats, table.rules, table.engine))
+    form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
+    recalled = None
+    if table.game is not None and ask in ("turn", "options", "round"):
+        recalled = last_table.recall(table.game, form.rows, table.set_max)
+        if recalled is not None:
+            form.values.update(recalled.values)
+    return render_page(table, ask, form, recalled=recalled)
 
 
 @bp.post("/games/<game_id>/referee")
@@ -336,6 +378,8 @@ def read_photo(table: Table) -> tuple[str, int]:
     form = read_form(table, ask)
     form.errors.clear()
     target = request.form.get("photo-target", "tiles")
+    if target == "table":
+        return read_table_photo(table, ask, form)
     upload = request.files.get("photo")
     try:
         if upload is None or not upload.filename:
@@ -379,6 +423,48 @@ def read_photo(table: Table) -> tuple[str, int]:
     )
 
 
+def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, int]:
+    """Fill the position from a photo of the whole table, trains given owners in seat
+    order (nothing is stored)."""
+    upload = request.files.get("table-photo")
+    try:
+        if upload is None or not upload.filename:
+            raise photos.PhotoUnreadable("Choose a photo of the table first.")
+        reading = photos.read_table(upload.read(), set_max=table.set_max)
+    except photos.PhotoUnreadable as error:
+        status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
+        form.errors["table-photo"] = error.message
+        return render_page(table, ask, form, photo_read="table", status=status)
+    if not reading.trains:
+        form.errors["table-photo"] = (
+            "No trains were found in the photo. Take it again from straight above, with the hub "
+            "and every train in view, or enter the trains' ends below."
+        )
+        return render_page(table, ask, form, photo_read="table")
+    values = {
+        key: value
+        for key, value in form.values.items()
+        if not key.startswith("owner") and key != "table-read"
+    }
+    values["table-read"] = json.dumps(reading.to_json(), separators=(",", ":"))
+    rows = form.rows
+    owners = table_photo.assign_owners(len(reading.trains), {}, rows)
+    single = {key: value for key, value in values.items() if isinstance(value, str)}
+    lists = {key: value for key, value in values.items() if isinstance(value, list)}
+    table_photo.apply_reading(single, rows, table.set_max, reading, owners)
+    form = DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
+    form.errors.clear()
+    if table.game is not None:
+        # The session was let go during the read: the game is read again to keep the position.
+        last_table.remember(service.get_game(table.game.id), form.values, rows)
+    count = len(reading.trains)
+    flash(
+        f"Read {count} train{'' if count == 1 else 's'} from the photo: say whose one train is "
+        "and the others follow in seat order; check the ends before asking."
+    )
+    return render_page(table, ask, form, photo_read="table")
+
+
 @bp.post("/games/<game_id>/rulings/<int:ruling_id>/delete")
 def delete_ruling(game_id: str, ruling_id: int) -> BaseResponse:
     """Delete a kept ruling (the scorekeeper only)."""
@@ -402,8 +488,10 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     ask = request.args.get("ask", "turn")
     ask = ask if ask in ASK_KINDS else "turn"
     form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
-    form.errors["photo"] = (
+    field = "table-photo" if request.args.get("target") == "table" else "photo"
+    form.errors[field] = (
         f"This photo is too large to send (the limit is {limit // 2**20} MB). Take it again at a "
         "lower resolution or choose a smaller file."
     )
-    return render_page(table, ask, form, status=413)
+    photo_read = "table" if field == "table-photo" else ""
+    return render_page(table, ask, form, photo_read=photo_read, status=413)

@@ -44,11 +44,13 @@ document.querySelectorAll("form.dispute-form").forEach(function (form) {
   form.addEventListener("submit", function (event) {
     var button = event.submitter;
     if (!button || button.name !== "photo-target" || form.dataset.photoKept) return;
-    var input = form.querySelector("input[type=file][name=photo]");
+    var table = button.value === "table";
+    var input = form.querySelector("input[type=file][name=" + (table ? "table-photo" : "photo") + "]");
     var file = input && input.files && input.files[0];
     if (!file || !form.requestSubmit) return;
     event.preventDefault();
-    var key = new URL(button.formAction, window.location.href).pathname;
+    /* The table's photo is kept apart from the hand's: both may be on one page. */
+    var key = new URL(button.formAction, window.location.href).pathname + (table ? "?table" : "");
     shrinkPhoto(file).then(function (small) { return small || file; }, function () { return file; })
       .then(function (sent) { return keepPhotoBack(key, sent); })
       .then(function () {
@@ -56,6 +58,49 @@ document.querySelectorAll("form.dispute-form").forEach(function (form) {
         form.requestSubmit(button);
         delete form.dataset.photoKept;
       });
+  });
+});
+
+/* A table photo is read as soon as it is taken (the button is for pages without this
+   script). */
+var tablePhoto = document.getElementById("table-photo");
+var tableRead = document.querySelector("button.table-read-button");
+if (tablePhoto && tableRead) {
+  tablePhoto.addEventListener("change", function () {
+    if (!tablePhoto.files || !tablePhoto.files.length || !tableRead.form.requestSubmit) return;
+    var status = document.createElement("p");
+    status.className = "help";
+    status.setAttribute("role", "status");
+    status.textContent = "Reading the table… this takes a few seconds.";
+    tablePhoto.closest(".photo-field").appendChild(status);
+    tableRead.form.requestSubmit(tableRead);
+  });
+}
+
+/* Whose train is whose: a train's owner set, the page comes back with the other trains
+   following in seat order and their ends moved to their owners' rows. */
+var ownersButton = document.querySelector("button.owners-button");
+if (ownersButton && ownersButton.form.requestSubmit) {
+  ownersButton.hidden = true;
+  var ownersSet = ownersButton.form.querySelector("input[name=owners-set]");
+  document.querySelectorAll("select.train-owner").forEach(function (select) {
+    select.addEventListener("change", function () {
+      var set = ownersSet.value.split(" ").filter(Boolean);
+      if (set.indexOf(select.dataset.train) < 0) set.push(select.dataset.train);
+      ownersSet.value = set.join(" ");
+      ownersButton.form.requestSubmit(ownersButton);
+    });
+  });
+}
+
+/* Tapping a train on the photo goes to its "Whose is it?" select and opens it. */
+document.querySelectorAll(".table-overlay .train-line").forEach(function (line) {
+  line.addEventListener("click", function () {
+    var select = document.getElementById("owner-" + (Number(line.dataset.train) - 1));
+    if (!select) return;
+    select.scrollIntoView({block: "center"});
+    select.focus({preventScroll: true});
+    try { if (select.showPicker) select.showPicker(); } catch (error) { /* focus is enough */ }
   });
 });
 

@@ -16,12 +16,14 @@ import json
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
 from vision.decode import PhotoError
+from vision.finder import TileFinder
+from vision.models import ModelSet
 from vision.pipeline import HandReader
 
 Pair = tuple[int, int]
@@ -128,8 +130,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--verbose", action="store_true", help="list every photo read wrong")
     parser.add_argument("--out", type=Path, help="write every photo's reading as JSON here")
+    parser.add_argument(
+        "--no-fine-look", action="store_true", help="read as before the fine look for small tiles"
+    )
     args = parser.parse_args(argv)
-    reader = HandReader()
+    models = ModelSet.load()
+    if args.no_fine_look:
+        models = replace(models, tile_finder=TileFinder(fine_look=False))
+    reader = HandReader(models)
     by_source: dict[str, Tally] = defaultdict(Tally)
     by_scene: dict[str, Tally] = defaultdict(Tally)
     total = Tally()

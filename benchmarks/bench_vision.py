@@ -65,8 +65,8 @@ def bench_hand(
     for photo_index in range(photos):
         data, rendered = twelve_megapixel_jpeg(seed + photo_index, n_tiles)
         found = 0
-        check = reader.face_down_check
-        fitter = reader.outline_fitter
+        check = reader.models.face_down_check
+        fitter = reader.models.outline_fitter
         for run in range(runs + 1):  # the first run warms up caches and the sessions
             started = time.perf_counter()
             cpu_started = time.process_time()
@@ -75,7 +75,7 @@ def bench_hand(
             started = time.perf_counter()
             photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
             decoded = time.perf_counter()
-            faces = reader.tile_finder.find(photo.pixels)
+            faces = reader.models.tile_finder.find(photo.pixels)
             located = time.perf_counter()
             quads = [face.corners for face in faces]
             if fitter is not None:
@@ -83,12 +83,12 @@ def bench_hand(
             fitted = time.perf_counter()
             crops = rectify_tiles(photo.pixels, quads) if quads else None
             if crops is not None:
-                reader.half_reader.read(crops)
+                reader.models.half_reader.read(crops)
             read = time.perf_counter()
             if crops is not None and check is not None:
                 check.face_up(crops)
             finished = time.perf_counter()
-            close_up = reader.close_up_finder
+            close_up = reader.models.close_up_finder
             # The pipeline looks again with the close-up finder only when few tiles are kept.
             if close_up is not None and found <= CLOSE_UP_TILES:
                 again = [face.corners for face in close_up.find(photo.pixels)]
@@ -96,7 +96,7 @@ def bench_hand(
                     again = fitter.fit(photo.pixels, again)
                 if again:
                     crops = rectify_tiles(photo.pixels, again)
-                    reader.half_reader.read(crops)
+                    reader.models.half_reader.read(crops)
                     if check is not None:
                         check.face_up(crops)
                 if run > 0:

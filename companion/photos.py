@@ -53,10 +53,12 @@ class PhotoReaderBusy(PhotoReadingUnavailable):
         super().__init__(BUSY_MESSAGE)
 
 
-READS_AT_ONCE = 2
+READS_AT_ONCE = 1
 """Photos one worker process reads at the same time (``PHOTO_READS_AT_ONCE`` overrides it).
 A read is CPU work and a hundred megabytes or so at its peak; more at once only shares the
-same cores and multiplies the memory (48 HEICs at once took 2.5 GB)."""
+same cores and multiplies the memory (48 HEICs at once took 2.5 GB with no bound; under
+`make serve`'s two workers, two reads per worker peaked at 1.47 GB, one per worker at 1.22 GB
+with as many photos read, `benchmarks/bench_photo_flood.py`)."""
 READ_WAIT_SECONDS = 5.0
 """How long a photo waits for a slot before the player is told to send it again
 (``PHOTO_READ_WAIT_SECONDS`` overrides it): a read takes about a second."""

@@ -380,15 +380,11 @@ def read_photo(table: Table) -> tuple[str, int]:
     target = request.form.get("photo-target", "tiles")
     if target == "table":
         return read_table_photo(table, ask, form)
-    upload = request.files.get("photo")
     try:
-        if upload is None or not upload.filename:
-            raise photos.PhotoUnreadable("Choose a photo of the tiles first.")
-        reading = photos.read_photo(upload.read(), set_max=table.set_max)
+        reading = photos.read_photo(uploaded("photo", "tiles"), set_max=table.set_max)
     except photos.PhotoUnreadable as error:
-        status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         form.errors["photo"] = error.message
-        return render_page(table, ask, form, photo_read="error", status=status)
+        return render_page(table, ask, form, photo_read="error", status=photo_status(error))
     tiles: list[Tile] = []
     for tile, _confidence in reading.found:
         if tile.high <= table.set_max and tile not in tiles:
@@ -423,18 +419,28 @@ def read_photo(table: Table) -> tuple[str, int]:
     )
 
 
+def uploaded(field: str, what: str) -> bytes:
+    """The photo sent in ``field``; PhotoUnreadable when none was chosen."""
+    upload = request.files.get(field)
+    if upload is None or not upload.filename:
+        raise photos.PhotoUnreadable(f"Choose a photo of the {what} first.")
+    data: bytes = upload.read()
+    return data
+
+
+def photo_status(error: photos.PhotoUnreadable) -> int:
+    """503 when this server can't read photos (now or at all), 400 for the photo itself."""
+    return 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
+
+
 def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, int]:
     """Fill the position from a photo of the whole table, trains given owners in seat
     order (nothing is stored)."""
-    upload = request.files.get("table-photo")
     try:
-        if upload is None or not upload.filename:
-            raise photos.PhotoUnreadable("Choose a photo of the table first.")
-        reading = photos.read_table(upload.read(), set_max=table.set_max)
+        reading = photos.read_table(uploaded("table-photo", "table"), set_max=table.set_max)
     except photos.PhotoUnreadable as error:
-        status = 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
         form.errors["table-photo"] = error.message
-        return render_page(table, ask, form, photo_read="table", status=status)
+        return render_page(table, ask, form, photo_read="table", status=photo_status(error))
     if not reading.trains:
         form.errors["table-photo"] = (
             "No trains were found in the photo. Take it again from straight above, with the hub "

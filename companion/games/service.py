@@ -41,6 +41,7 @@ from .parsing import (
     parse_version,
     validate_players,
 )
+from .people import sync_book
 from .sheetview import load_rules
 
 GAME_ID = re.compile(r"[0-9a-z]{1,16}")
@@ -111,6 +112,8 @@ def create_game(players: Any, raw_rules: Any) -> tuple[Game, str]:
     )
     db.session.add(game)
     try:
+        db.session.flush()  # gives the game its id, which its seats name
+        sync_book(game)
         db.session.commit()
     except OperationalError as error:
         rollback_quietly()
@@ -127,6 +130,7 @@ def _commit(game: Game) -> None:
     """Commit a write, turning a lost race with another device into a 409."""
     game.updated_at = utc_now()
     try:
+        sync_book(game)
         db.session.commit()
     except StaleDataError:
         db.session.rollback()
@@ -268,7 +272,7 @@ def next_undo(game: Game) -> Change | None:
     """The change "Undo" would take back: the most recent one not yet undone."""
     return db.session.scalars(
         game.changes.select()
-        .where(Change.kind != "undo", Change.undone.is_(False))
+        .where(Change.kind.in_(("round", "rules")), Change.undone.is_(False))
         .order_by(Change.id.desc())
         .limit(1)
     ).first()

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..chart import game_totals_chart
 from ..games import people
-from ..games.errors import ServiceError
+from ..games.errors import PersonNotFound, ServiceError
 from ..games.parsing import MAX_NAME_LENGTH
 from . import records
 
@@ -88,6 +88,8 @@ def rename() -> BaseResponse | Any:
     field = f"name-{person_id}"
     try:
         person = people.rename_person(person_id, request.form.get("name"), request.form.get("seen"))
+    except PersonNotFound as error:
+        return render_people({"form": error.message}, {}, error.status)
     except ServiceError as error:
         return render_people(
             {field: error.message}, {field: request.form.get("name", "")}, error.status

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -14,6 +15,11 @@ from tests.conftest import GameActions
 
 SHORT = {"schedule": [2, 1, 0]}
 OUT = {"points": 0, "went_out": True}
+
+
+def seat_values(page: str) -> list[str]:
+    """The player boxes' values on the setup page, in seat order."""
+    return re.findall(r'name="player-\d+" type="text"[^>]*?value="([^"]*)"', page)
 
 
 def person_ids(app: Flask) -> dict[str, int]:
@@ -164,3 +170,41 @@ def test_merge_refusals_for_bad_and_stale_forms(
     assert gone.status_code == 404
     assert "no longer in the book" in gone.get_data(as_text=True)
     assert sorted(person_ids(app)) == ["Ann", "Bob", "Cy"]
+
+
+def test_setup_offers_the_people_in_the_book_and_seats_them_in_the_order_tapped(
+    app: Flask, client: FlaskClient, games: GameActions
+) -> None:
+    games.create(["Ann", "Bob", "Cy"])
+    page = client.get("/games/new").get_data(as_text=True)
+    for name in ("Ann", "Bob", "Cy"):
+        assert f'name="add" value="{name}"' in page
+    # Without script each tap is a round trip: Cy first, then Ann, then a new name typed.
+    form = {"preset": "standard"}
+    first = client.post("/games/new", data={**form, "add": "Cy"}).get_data(as_text=True)
+    assert seat_values(first)[:2] == ["Cy", ""]
+    second = client.post("/games/new", data={**form, "player-0": "Cy", "add": "Ann"})
+    page = second.get_data(as_text=True)
+    assert seat_values(page)[:3] == ["Cy", "Ann", ""]
+    # Those seated can't be tapped again; Bob still can.
+    assert re.search(r'value="Cy"\s+class="[^"]*"\s+data-person="Cy" disabled', page)
+    assert not re.search(r'data-person="Bob" disabled', page)
+    # Tapping someone already seated (whatever the case) changes nothing.
+    again = client.post(
+        "/games/new", data={**form, "player-0": "Cy", "player-1": "Ann", "add": "cy"}
+    )
+    assert seat_values(again.get_data(as_text=True))[:3] == ["Cy", "Ann", ""]
+    started = client.post(
+        "/games/new", data={**form, "player-0": "Cy", "player-1": "Ann", "player-2": "Dee"}
+    )
+    assert started.status_code == 302
+    game_id = started.headers["Location"].rstrip("/").split("/")[-1]
+    assert games.get(game_id)["players"] == ["Cy", "Ann", "Dee"]
+    assert sorted(person_ids(app)) == ["Ann", "Bob", "Cy", "Dee"]
+
+
+def test_setup_says_when_every_seat_is_taken(client: FlaskClient, games: GameActions) -> None:
+    games.create(["Ann", "Bob"])
+    full = {f"player-{seat}": f"P{seat}" for seat in range(16)}
+    response = client.post("/games/new", data={"preset": "standard", **full, "add": "Ann"})
+    assert "Every seat is taken; clear one to add someone." in response.get_data(as_text=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, and_, case, cast, func, literal, select
+from sqlalchemy import Integer, case, cast, func, literal, select
 from sqlalchemy.sql import Subquery
 
 from ..extensions import db
@@ -65,30 +65,19 @@ class GameTotal:
 
 
 def _totals() -> Subquery:
-    """Each seat's total in each finished game, with the game's lowest total beside it."""
-    per_seat = (
+    """Each person's total in each finished game, and whether it was the game's lowest."""
+    return (
         select(
             Seat.game_id,
             Seat.person_id,
-            func.coalesce(func.sum(ScoreLine.points), 0).label("total"),
-        )
-        .join(
-            ScoreLine,
-            and_(ScoreLine.game_id == Seat.game_id, ScoreLine.seat == Seat.seat),
-            isouter=True,
+            Seat.total,
+            (Seat.total == func.min(Seat.total).over(partition_by=Seat.game_id))
+            .cast(Integer)
+            .label("won"),
         )
         .where(Seat.game_finished.is_(True))
-        .group_by(Seat.game_id, Seat.person_id)
         .subquery()
     )
-    return select(
-        per_seat.c.game_id,
-        per_seat.c.person_id,
-        per_seat.c.total,
-        (per_seat.c.total == func.min(per_seat.c.total).over(partition_by=per_seat.c.game_id))
-        .cast(Integer)
-        .label("won"),
-    ).subquery()
 
 
 def _with_dates(totals: Subquery) -> Subquery:

@@ -38,6 +38,7 @@ def upgrade():
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("person_id", sa.Integer(), nullable=False),
         sa.Column("game_finished", sa.Boolean(), nullable=False),
+        sa.Column("total", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(
             ["game_id"], ["game.id"], name=op.f("fk_seat_game_id_game"), ondelete="CASCADE"
         ),
@@ -72,7 +73,11 @@ def upgrade():
     )
     with op.batch_alter_table("score_line", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_score_line_game_id"), ["game_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_score_line_person_id"), ["person_id"], unique=False)
+        batch_op.create_index(
+            "ix_score_line_person_figures",
+            ["person_id", "points", "went_out", "held_double_blank"],
+            unique=False,
+        )
     backfill()
 
 
@@ -110,7 +115,13 @@ def backfill():
         connection.execute(
             sa.insert(seat),
             [
-                {"game_id": row.id, "seat": index, "person_id": id_, "game_finished": finished}
+                {
+                    "game_id": row.id,
+                    "seat": index,
+                    "person_id": id_,
+                    "game_finished": finished,
+                    "total": sum(line.points for line in lines if line.seat == index),
+                }
                 for index, id_ in enumerate(ids)
             ],
         )
@@ -135,7 +146,7 @@ def backfill():
 def downgrade():
     # The games keep their players' names and rounds: nothing is lost by dropping these.
     with op.batch_alter_table("score_line", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_score_line_person_id"))
+        batch_op.drop_index("ix_score_line_person_figures")
         batch_op.drop_index(batch_op.f("ix_score_line_game_id"))
     op.drop_table("score_line")
     with op.batch_alter_table("seat", schema=None) as batch_op:

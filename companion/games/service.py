@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -23,6 +23,7 @@ from ..rules import Rules, schedule
 from ..rules.integrity import check_round
 from .entry import ScoreEntry
 from .errors import (
+    BookChanged,
     GameNotFound,
     NothingToUndo,
     RoundNotFound,
@@ -115,6 +116,13 @@ def create_game(players: Any, raw_rules: Any) -> tuple[Game, str]:
         db.session.flush()  # gives the game its id, which its seats name
         sync_book(game)
         db.session.commit()
+    except IntegrityError:
+        # Only a person's name can clash: another phone added the same new name just now.
+        db.session.rollback()
+        raise BookChanged(
+            "Another phone added one of these players to the book at the same moment; the game "
+            "was not started. Start it again."
+        ) from None
     except OperationalError as error:
         rollback_quietly()
         raise StorageTrouble(error) from None

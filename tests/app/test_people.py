@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.extensions import db
+from companion.games import people as people_module
 from companion.games.people import Person
 from tests.conftest import GameActions
 
@@ -208,3 +210,24 @@ def test_setup_says_when_every_seat_is_taken(client: FlaskClient, games: GameAct
     full = {f"player-{seat}": f"P{seat}" for seat in range(16)}
     response = client.post("/games/new", data={"preset": "standard", **full, "add": "Ann"})
     assert "Every seat is taken; clear one to add someone." in response.get_data(as_text=True)
+
+
+def test_two_phones_adding_the_same_new_name_at_once_get_a_plain_answer(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = people_module.people_for
+
+    def racing(names: Any) -> list[Person]:
+        # The other phone's "zed" lands between this phone's look-up and its insert.
+        found = original(names)
+        db.session.add(Person(name="zed", name_key="zed"))
+        db.session.flush()
+        return found
+
+    monkeypatch.setattr(people_module, "people_for", racing)
+    response = client.post("/api/games", json={"players": ["Zed", "Yan"]})
+    assert response.status_code == 409
+    assert "Start it again." in response.get_json()["error"]
+    monkeypatch.undo()
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Person)) == 0

@@ -161,7 +161,7 @@ def render_png(view: GameView) -> bytes:
     y += 24
 
     footer_top = HEIGHT - MARGIN - 110
-    row = min(96, (footer_top - y - 16) // max(1, len(view.standings)))
+    row = min(120, (footer_top - y - 16) // max(1, len(view.standings)))
     size = max(24, int(row * 0.6))
     rank_font, name_font = load_font(size, bold=True), load_font(size)
     total_font = load_font(size, bold=True)

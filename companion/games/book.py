@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
 from ..rules import Rules
 from . import export, service, sheetview
 from .entry import ScoreEntry
@@ -266,6 +269,12 @@ def incoming_fingerprint(incoming: IncomingGame) -> str | None:
     return fingerprint(players, rules, rounds)
 
 
+def every_game() -> list[Game]:
+    """Every game with its rounds, oldest first, in two queries however many there are."""
+    query = db.select(Game).options(selectinload(Game.rounds)).order_by(Game.created_at, Game.id)
+    return list(db.session.execute(query).scalars())
+
+
 @dataclass
 class ImportReport:
     """What an import did: the games made (with their edit tokens) and the ones skipped."""
@@ -317,7 +326,7 @@ def write_game(incoming: IncomingGame) -> tuple[Game, str]:
 def import_games(items: list[Any]) -> ImportReport:
     """Import the games of an export, skipping duplicates and games the rules refuse."""
     report = ImportReport()
-    known = {game_fingerprint(game) for game in service.list_games()}
+    known = {game_fingerprint(game) for game in every_game()}
     for index, item in enumerate(items):
         label = game_label(index, item)
         try:

@@ -9,27 +9,23 @@ import json
 
 from flask import Response, current_app, render_template, request
 
-from . import access, book, service, sheetview
+from . import access, book, sheetview
 from .models import Game, utc_now
 from .views import bp
 
 
 def visible_games() -> list[Game]:
-    """The games this browser may export: every game on the laptop running the app, on a
-    phone only those it started or opened (as the home page lists them)."""
+    """The games this browser may export, oldest first (as a book reads, and an import writes
+    them): every game on the laptop running the app, on a phone only those it started or
+    opened (as the home page lists them)."""
     # Imported here: the home blueprint imports this package.
     from ..home.views import is_host_laptop
 
-    games = service.list_games()
+    games = book.every_game()
     if is_host_laptop():
         return games
     known = access.known_game_ids()
     return [game for game in games if game.id in known]
-
-
-def oldest_first(games: list[Game]) -> list[Game]:
-    """Games in the order they were played, as a book reads (and an import writes them)."""
-    return sorted(games, key=lambda game: (game.created_at, game.id))
 
 
 def download(body: bytes, mimetype: str, name: str) -> Response:
@@ -41,7 +37,7 @@ def download(body: bytes, mimetype: str, name: str) -> Response:
 @bp.get("/export.json")
 def export_all_json() -> Response:
     """Every game as one JSON file (a list of the API's games under a format header)."""
-    views = [sheetview.view_game(game) for game in oldest_first(visible_games())]
+    views = [sheetview.view_game(game) for game in visible_games()]
     document = book.export_document(views, utc_now())
     stamp = utc_now().strftime("%Y-%m-%d")
     body = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
@@ -51,7 +47,7 @@ def export_all_json() -> Response:
 @bp.get("/export.csv")
 def export_all_csv() -> Response:
     """Every game as one CSV: a row per game, round and player."""
-    views = [sheetview.view_game(game) for game in oldest_first(visible_games())]
+    views = [sheetview.view_game(game) for game in visible_games()]
     buffer = io.StringIO()
     buffer.write("\ufeff")  # Excel reads accented names right only with the byte-order mark
     csv.writer(buffer).writerows(book.csv_rows(views))

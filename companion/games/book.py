@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import selectinload
@@ -27,7 +27,7 @@ from ..rules import Rules
 from . import export, service, sheetview
 from .entry import ScoreEntry
 from .errors import RoundRefused, ServiceError
-from .models import Game
+from .models import Game, utc_now
 from .parsing import parse_round_scores, parse_rules
 from .sheetview import GameView
 
@@ -47,12 +47,27 @@ class GameRefused(ValueError):
 # --- out ------------------------------------------------------------------------------------
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite gives it back without its time zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def export_document(views: Iterable[GameView], exported_at: datetime) -> dict[str, Any]:
-    """Every game in the scoresheet API's format, under a header naming the format."""
+    """Every game in the scoresheet API's format, under a header naming the format.
+
+    The API's game has no date, so when each game was started goes in the header
+    (``"started"``: game id to time), and an import keeps it.
+    """
+    views = list(views)
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
-        "exported_at": exported_at.isoformat(timespec="seconds"),
+        "exported_at": as_utc(exported_at).isoformat(timespec="seconds"),
+        "started": {
+            view.game.id: as_utc(view.game.created_at).isoformat()
+            for view in views
+            if view.game.created_at
+        },
         "games": [export.game_to_json(view) for view in views],
     }
 
@@ -99,7 +114,31 @@ def csv_rows(views: Iterable[GameView]) -> Iterable[list[str]]:
 # --- in -------------------------------------------------------------------------------------
 
 
-def read_document(data: bytes, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) -> list[Any]:
+@dataclass(frozen=True)
+class ExportFile:
+    """An export as read: its games (each still to check) and when each was started."""
+
+    games: list[Any]
+    started: dict[str, datetime]
+
+
+def started_times(raw: Any) -> dict[str, datetime]:
+    """The header's start times; one that doesn't read is left out (that game is then dated
+    the day it is imported), as is one in the future."""
+    if not isinstance(raw, dict):
+        return {}
+    times: dict[str, datetime] = {}
+    for game_id, text in raw.items():
+        try:
+            moment = as_utc(datetime.fromisoformat(text))
+        except (TypeError, ValueError):
+            continue
+        if moment <= utc_now():
+            times[str(game_id)] = moment
+    return times
+
+
+def read_document(data: bytes, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) -> ExportFile:
     """The games of an export file, or :class:`BookRefused` saying what is wrong with it."""
     if len(data) > max_bytes:
         raise BookRefused(
@@ -131,7 +170,7 @@ def read_document(data: bytes, max_bytes: int = DEFAULT_MAX_IMPORT_BYTES) -> lis
         raise BookRefused(
             "The file's \u201cgames\u201d is not a list of games. Nothing was imported."
         )
-    return games
+    return ExportFile(games, started_times(document.get("started")))
 
 
 def _refuse_constant(name: str) -> Any:
@@ -323,8 +362,9 @@ def write_game(incoming: IncomingGame) -> tuple[Game, str]:
     return game, token
 
 
-def import_games(items: list[Any]) -> ImportReport:
-    """Import the games of an export, skipping duplicates and games the rules refuse."""
+def import_games(items: list[Any], started: Mapping[str, datetime] | None = None) -> ImportReport:
+    """Import the games of an export, skipping duplicates and games the rules refuse; each
+    game keeps the time it was started (``started``, by its id in the file) when known."""
     report = ImportReport()
     known = {game_fingerprint(game) for game in every_game()}
     for index, item in enumerate(items):
@@ -337,7 +377,16 @@ def import_games(items: list[Any]) -> ImportReport:
                     "it is already here (the same players, house rules and scores), so it was "
                     "skipped."
                 )
-            report.imported.append(write_game(incoming))
+            game, token = write_game(incoming)
+            report.imported.append((game, token))
+            moment = (started or {}).get(str(item.get("id")))
+            if moment is not None:
+                # A plain UPDATE: through the model it would count as a change of the game
+                # (its version), and a game's version counts the changes in its history.
+                db.session.execute(
+                    db.update(Game).where(Game.id == game.id).values(created_at=moment)
+                )
+                db.session.commit()
         except GameRefused as refused:
             report.skipped.append(f"{label[:1].upper()}{label[1:]}: {refused}")
             continue

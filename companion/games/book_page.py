@@ -81,11 +81,11 @@ def import_games() -> tuple[str, int]:
     else:
         data = upload.stream.read(limit + 1)
         try:
-            items = book.read_document(data, limit)
+            document = book.read_document(data, limit)
         except book.BookRefused as refused:
             error = str(refused)
         else:
-            report = book.import_games(items)
+            report = book.import_games(document.games, document.started)
             for game, token in report.imported:
                 access.remember_token(game.id, token)
     status = (

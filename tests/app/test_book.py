@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games import book, service
+from companion.games.models import utc_now
 from tests.conftest import GameActions
 
 OUT = {"went_out": True}
@@ -137,6 +138,9 @@ def test_export_then_import_on_another_host_reproduces_every_game(
     theirs = sorted((comparable(g) for g in again["games"]), key=lambda g: g["players"])
     assert theirs == mine  # players, rules, every round's scores, totals, standings, winners
     assert [g["totals"] for g in theirs] == [g["totals"] for g in mine]
+    # Each game keeps the day it was started, and the export lists them in that order.
+    assert list(again["started"].values()) == list(document["started"].values())
+    assert [g["players"] for g in again["games"]] == [g["players"] for g in document["games"]]
     # The importing phone may keep score in the games it brought.
     new_id = again["games"][0]["id"]
     assert "Delete this game" in there.get(f"/games/{new_id}").get_data(as_text=True)
@@ -310,3 +314,29 @@ def test_home_links_to_the_export_and_import_page(client: FlaskClient) -> None:
     page = client.get("/games/import").get_data(as_text=True)
     assert 'href="/games/export.json"' in page
     assert 'href="/games/export.csv"' in page
+
+
+def test_start_times_come_back_and_a_bad_or_future_one_is_left_out(
+    app: Flask, client: FlaskClient
+) -> None:
+    document = document_with(lambda game: None)
+    second = document_with(
+        lambda game: game.update(id="secondgame", players=["Kim", "Lou"], rounds=[], totals=None)
+    )
+    third = document_with(
+        lambda game: game.update(id="thirdgame2", players=["Max", "Ned"], rounds=[], totals=None)
+    )
+    document["games"] += second["games"] + third["games"]
+    document["started"] = {
+        "abcdefgh23": "2019-12-24T18:30:00+00:00",
+        "secondgame": "not a time",
+        "thirdgame2": "2999-01-01T00:00:00+00:00",
+    }
+    page = import_file(client, json.dumps(document).encode()).get_data(as_text=True)
+    assert "Imported 3 games." in page
+    again = exported(client)
+    by_players = {tuple(game["players"]): again["started"][game["id"]] for game in again["games"]}
+    assert by_players[("Ann", "Bob")] == "2019-12-24T18:30:00+00:00"
+    assert by_players[("Kim", "Lou")].startswith(str(utc_now().year))
+    assert by_players[("Max", "Ned")].startswith(str(utc_now().year))
+    assert [game["players"][0] for game in again["games"]] == ["Ann", "Kim", "Max"]

@@ -56,11 +56,18 @@ def winner_png(game_id: str) -> BaseResponse:
             "This game has no winner card yet: it is not finished. The card appears once "
             "every round is entered."
         )
+    # Undo can reopen a finished game, so the card follows the game's version; a phone that
+    # has this version's card already is not drawn another.
+    etag = f"{game.id}-{game.version}-card"
+    if etag in request.if_none_match:
+        unchanged = Response(status=304)
+        unchanged.set_etag(etag)
+        unchanged.headers["Cache-Control"] = "no-cache"
+        return unchanged
     response = Response(winner_card.render_png(view), mimetype="image/png")
-    # Undo can reopen a finished game, so the card follows the game's version.
-    response.set_etag(f"{game.id}-{game.version}-card")
+    response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Content-Disposition"] = (
         f'inline; filename="mexican-train-{game.id}-winner.png"'
     )
-    return response.make_conditional(request)
+    return response

@@ -184,5 +184,5 @@ def render_png(view: GameView) -> bytes:
         for index, line in enumerate(wrap(best_round_words(best), footer, inner)):
             draw.text((MARGIN, y + 20 + 46 * index), line, font=footer, fill=INK)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG")
     return buffer.getvalue()

@@ -234,3 +234,18 @@ def test_the_font_falls_back_to_pillows_own(monkeypatch: pytest.MonkeyPatch) -> 
         assert font.getlength("Ann") > 0
     finally:
         winner_card.load_font.cache_clear()
+
+
+def test_undo_that_reopens_the_game_takes_the_card_away(
+    client: FlaskClient, games: GameActions
+) -> None:
+    created = finished_game(games)
+    card = client.get(f"/games/{created['id']}/winner.png")
+    assert card.status_code == 200
+    games.claim(created)
+    version = games.get(created["id"])["version"]
+    assert client.post(f"/games/{created['id']}/undo", data={"version": version}).status_code == 302
+    again = client.get(
+        f"/games/{created['id']}/winner.png", headers={"If-None-Match": card.headers["ETag"]}
+    )
+    assert again.status_code == 404

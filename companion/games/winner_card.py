@@ -5,6 +5,7 @@ no database, no Flask."""
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,12 +89,22 @@ def headline(view: GameView) -> str:
 
 
 def best_round_words(best: BestRound, most: int = 3) -> str:
-    """ "Best round: Bob, 0 points in round 5" (at most ``most`` of a tie named)."""
-    shown = [f"{name} in round {n}" for name, n in best.who[:most]]
-    more = len(best.who) - most
-    if more > 0:
-        shown.append(f"{more} more")
-    return f"Best round: {points_words(best.points)}, {names_words(shown)}"
+    """ "Best round: Bob, 0 points in round 5"; a score several made (going out scores 0
+    most rounds) with how often each made it, most first: "Best round: 0 points (Jo 4
+    times, Ann twice, Cy once and 2 more)"."""
+    if len(best.who) == 1:
+        name, n = best.who[0]
+        return f"Best round: {name}, {points_words(best.points)} in round {n}"
+    times = Counter(name for name, _ in best.who)
+    ranked = sorted(times, key=lambda name: -times[name])  # a stable sort keeps the seat order
+    shown = [f"{name} {times_words(times[name])}" for name in ranked[:most]]
+    if len(ranked) > most:
+        shown.append(f"{len(ranked) - most} more")
+    return f"Best round: {points_words(best.points)} ({names_words(shown)})"
+
+
+def times_words(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def share_text(view: GameView) -> str:

@@ -178,7 +178,7 @@ def test_winner_page_has_the_card_the_text_and_the_share_button(
     page = client.get(f"/games/{created['id']}/winner").get_data(as_text=True)
     text = (
         "Mexican Train: Bob wins! 8 points after 3 rounds. Then Cy 24, Ann 31. Best round: "
-        "0 points, Bob in round 1, Cy in round 2 and Ann in round 3."
+        "0 points (Bob once, Cy once and Ann once)."
     )
     assert f">{text}</textarea>" in page
     assert f'src="/games/{created["id"]}/winner.png?v=' in page
@@ -249,3 +249,21 @@ def test_undo_that_reopens_the_game_takes_the_card_away(
         f"/games/{created['id']}/winner.png", headers={"If-None-Match": card.headers["ETag"]}
     )
     assert again.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("who", "words"),
+    [
+        ((("Bob", 5),), "Best round: Bob, 0 points in round 5"),
+        (
+            (("Jo", 1), ("Ann", 2), ("Jo", 3), ("Cy", 4), ("Jo", 5), ("Ann", 6), ("Dee", 7)),
+            "Best round: 0 points (Jo 3 times, Ann twice, Cy once and 1 more)",
+        ),
+        ((("Ann", 1), ("Bob", 1)), "Best round: 0 points (Ann once and Bob once)"),
+    ],
+)
+def test_the_best_round_says_who_made_it_how_often(
+    who: tuple[tuple[str, int], ...], words: str
+) -> None:
+    # Going out scores 0 most rounds: a list of every round would run on, a count does not.
+    assert winner_card.best_round_words(winner_card.BestRound(0, who)) == words

@@ -6,6 +6,7 @@ bonus for going out, so each round's points are simply the pips typed or picked.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -163,6 +164,17 @@ def test_the_page_shows_the_book_in_words(
     chart = client.get(f"/book/?person={people['Bob']}").get_data(as_text=True)
     assert "Bob's total in each of 3 finished games" in chart
     assert "filled dots are the 0 games won" in chart
+
+
+def test_the_home_page_says_who_leads_the_book_once_a_game_is_finished(
+    client: FlaskClient, games: GameActions
+) -> None:
+    play(games, ["Ann", "Dee"], [{"Ann": pts(20), "Dee": OUT}])  # not finished
+    assert "leads the record book" not in client.get("/").get_data(as_text=True)
+    small_book(games)
+    home = client.get("/").get_data(as_text=True)
+    text = re.sub(r"<[^>]+>", "", home)
+    assert "Cy leads the record book with 2 wins in 2 finished games." in text
 
 
 @pytest.mark.parametrize(

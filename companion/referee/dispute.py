@@ -56,8 +56,9 @@ ROUND_ENDS: dict[str, str] = {
 MEXICAN_KEYS = ("m1", "m2")
 
 
-class PositionError(ValueError):
-    """The position cannot be judged; ``field`` is the form field the message belongs to."""
+class FormError(ValueError):
+    """The question cannot be judged as entered; ``field`` is the form field the message
+    belongs to (the rules engine's own ``PositionError`` is about a contract table)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -397,7 +398,7 @@ class DisputeForm:
         for value in range(self.set_max, -1, -1):
             if value not in taken:
                 return value
-        raise PositionError(
+        raise FormError(
             "hand",
             "With this hand every number could matter: enter the end of every started train.",
         )

@@ -17,7 +17,7 @@ from ..rules.describe import books_with, rule_name, source_title, value_words, w
 from ..rules.keys import RULE_KEYS
 from ..rules.referee import QueryError, answer, build_state
 from ..rules.referee.reask import other_way
-from .dispute import DisputeForm, PositionError, TrainRow, tile_words
+from .dispute import DisputeForm, FormError, TrainRow, tile_words
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,11 @@ class RulingView:
 def judge(form: DisputeForm, preset: str) -> RulingView:
     """Rules on the question ``form`` holds, under its rules (taken from ``preset``'s book).
 
-    :raises: :exc:`PositionError` naming the field when the position cannot be judged.
+    :raises: :exc:`FormError` naming the field when the position cannot be judged.
     """
     if form.errors:
         field_name, message = next(iter(form.errors.items()))
-        raise PositionError(field_name, message)
+        raise FormError(field_name, message)
     if form.ask == "turn":
         return _judge_turn(form, preset)
     if form.ask == "options":
@@ -104,7 +104,7 @@ def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
     result, ok = answer(query)
     if not ok:
         message = str(result.get("error", ""))
-        raise PositionError(field_for(message, form), words_for(message, form))
+        raise FormError(field_for(message, form), words_for(message, form))
     return result
 
 
@@ -310,7 +310,7 @@ def _judge_options(form: DisputeForm) -> RulingView:
     try:
         state = build_state(form.rules, table, {name: list(form.hand)}, name)
     except QueryError as error:  # pragma: no cover - the contract answer above checked it
-        raise PositionError("form", words_for(str(error), form)) from None
+        raise FormError("form", words_for(str(error), form)) from None
     state.begin_turn(form.seat, first_turn=form.ticked("first"))
     rows = form.rows
     by_id: dict[int, TrainRow] = {i: row for i, row in enumerate(rows) if row.owner is not None}
@@ -368,7 +368,7 @@ def _judge_round(form: DisputeForm, preset: str) -> RulingView:
     if len(results) == 2 and results[0]["over"] != results[1]["over"]:
         unknown = [s for s in range(len(form.seats)) if s not in form.hands]
         names = " and ".join(form.seats[s] for s in unknown)
-        raise PositionError(
+        raise FormError(
             f"hand-{unknown[0]}",
             f"Whether the round is over depends on what {names} "
             f"{'holds' if len(unknown) == 1 else 'hold'}: tick their tiles (or mark them out).",

@@ -8,16 +8,20 @@ where it comes from, and which rule books would rule the other way.
 
 from __future__ import annotations
 
-import re
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, Play, Rules
+from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, InvalidTileError, Play, Rules, RulesError
 from ..rules.describe import books_with, rule_name, source_title, value_words, where_value_from
 from ..rules.keys import RULE_KEYS
-from ..rules.referee import QueryError, answer, build_state
+from ..rules.referee import KINDS, QueryError, build_state
+from ..rules.referee.contract import UNEXPECTED_FAULT
 from ..rules.referee.reask import other_way
+from ..rules.table import FieldError, FieldPath
 from .dispute import DisputeForm, FormError, TrainRow, tile_words
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,19 @@ def judge(form: DisputeForm, preset: str) -> RulingView:
 
 
 def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
-    result, ok = answer(query)
-    if not ok:
-        message = str(result.get("error", ""))
-        raise FormError(field_for(message, form), words_for(message, form))
-    return result
+    try:
+        return KINDS[query["kind"]](query)
+    except QueryError as error:
+        raise form_error(error, form) from None
+    except (RulesError, InvalidTileError) as error:  # pragma: no cover - the form checked them
+        raise FormError("form", _sentence(str(error))) from None
+    except Exception:  # noqa: BLE001 - as the contract: a fault of the engine's, no traceback
+        logger.exception("The referee could not judge a question from the page")
+        raise FormError("form", _sentence(UNEXPECTED_FAULT)) from None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _rule_parts(rules: Rules, preset: str, rule: str | None) -> dict[str, Any]:
@@ -310,7 +322,7 @@ def _judge_options(form: DisputeForm) -> RulingView:
     try:
         state = build_state(form.rules, table, {name: list(form.hand)}, name)
     except QueryError as error:  # pragma: no cover - the contract answer above checked it
-        raise FormError("form", words_for(str(error), form)) from None
+        raise form_error(error, form) from None
     state.begin_turn(form.seat, first_turn=form.ticked("first"))
     rows = form.rows
     by_id: dict[int, TrainRow] = {i: row for i, row in enumerate(rows) if row.owner is not None}
@@ -486,50 +498,55 @@ def _judge_setup(form: DisputeForm, preset: str) -> RulingView:
     )
 
 
-# -- contract errors in words -------------------------------------------------------------------
-
-_PATH = re.compile(r"^([a-z_]+(?:\.[^:\s\[]+)*(?:\[\d+\])?(?:\.[a-z_]+)?(?:\[\d+\])?): ")
+# -- the engine's errors in words -------------------------------------------------------------
 
 
-def field_for(message: str, form: DisputeForm) -> str:
-    """The form field a contract error is about (``"form"`` when none fits)."""
-    match = _PATH.match(message)
-    path = match.group(1) if match else ""
-    names = {row.name: row.key for row in form.rows}
-    if path.startswith("table.trains."):
-        name = path.split(".")[2].split("[")[0]
-        return f"end-{names.get(name, '')}" if name in names else "form"
-    if path.startswith("table.open_doubles"):
-        index = re.search(r"\[(\d+)\]", path)
-        opened = [e.row.key for e in form.trains if e.open_double]
-        if index and int(index.group(1)) < len(opened):
-            return f"end-{opened[int(index.group(1))]}"
+def field_for(path: FieldPath, form: DisputeForm) -> str:
+    """The form field an engine error about the contract field ``path`` belongs to
+    (``"form"``, the top of the page, when no field fits)."""
+    head, rest = path[:1], path[1:]
+    if head == ("table",) and rest[:1] == ("trains",) and len(rest) > 1:
+        keys = {row.name: row.key for row in form.rows}
+        return f"end-{keys[rest[1]]}" if rest[1] in keys else "form"
+    if head == ("table",) and rest[:1] == ("open_doubles",):
+        opened = [entry.row.key for entry in form.trains if entry.open_double]
+        index = rest[1] if len(rest) > 1 else None
+        if isinstance(index, int) and index < len(opened):
+            return f"end-{opened[index]}"
         return "form"
-    if path == "table.engine":
+    if path == ("table", "engine"):
         return "engine"
-    if path.startswith("turn.hand") or path.startswith("hand"):
-        return "hand" if not path.startswith("hands.") else _hand_field(path, form)
-    if path.startswith("actions["):
-        index = re.search(r"\[(\d+)\]", path)
-        if index and int(index.group(1)) < len(form.actions):
-            return f"act{form.actions[int(index.group(1))].index}-a"
-    if path.startswith("rules"):
+    if path[:2] == ("turn", "hand") or head == ("hand",):
+        return "hand"
+    if head == ("hands",) and rest:
+        seat = rest[0]
+        return f"hand-{form.seats.index(seat)}" if seat in form.seats else "form"
+    if head == ("actions",) and rest:
+        index = rest[0]
+        if isinstance(index, int) and index < len(form.actions):
+            return f"act{form.actions[index].index}-a"
+        return "form"
+    if head == ("rules",):
         return "change"
-    if path == "next_seat":
+    if path == ("next_seat",):
         return "next"
     return "form"
 
 
-def _hand_field(path: str, form: DisputeForm) -> str:
-    seat = path.split(".")[1].split("[")[0]
-    return f"hand-{form.seats.index(seat)}" if seat in form.seats else "form"
-
-
-def words_for(message: str, form: DisputeForm) -> str:
-    """A contract error with its field path turned into words."""
-    text = _PATH.sub("", message, count=1)
+def words_for(error: FieldError, form: DisputeForm) -> str:
+    """An engine error in words: the message without its field (the field shows it), contract
+    names of trains, hands and the engine said as a player says them."""
+    text = error.detail if error.where is None else f"{error.where}: {error.detail}"
     for row in form.rows:
         text = text.replace(f"table.trains.{row.name}", row.label)
-    text = re.sub(r"the hand of (\w+)", r"\1's hand", text)
+    for seat in form.seats:
+        text = text.replace(f"the hand of {seat}", f"{seat}'s hand")
     text = text.replace("table.engine", "the engine")
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def form_error(error: FieldError, form: DisputeForm) -> FormError:
+    """The form's error for an engine error: by its field, except one the message names
+    otherwise (a tile "in the hand of Ann"), which goes on top of the page as today."""
+    field_name = field_for(error.path, form) if error.where is None else "form"
+    return FormError(field_name, words_for(error, form))

@@ -60,7 +60,7 @@ def _first_fault(error: QueryError) -> None:
     try:
         State.from_table(error.rules, error.table)
     except PositionError as fault:
-        raise QueryError(str(fault)) from None
+        raise QueryError.of(fault) from None
 
 
 def answer_score(query: Mapping[str, Any]) -> Answer:
@@ -92,11 +92,11 @@ def answer(query: Any) -> tuple[Answer, bool]:
     """Answers one query; returns ``(answer, ok)``. Never raises."""
     try:
         if not isinstance(query, dict):
-            raise QueryError('query: expected an object with a "kind"')
+            raise QueryError(("query",), 'expected an object with a "kind"')
         kind = query.get("kind")
         handler = KINDS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise QueryError(f"kind: {json.dumps(kind)} is not one of {', '.join(KINDS)}")
+            raise QueryError(("kind",), f"{json.dumps(kind)} is not one of {', '.join(KINDS)}")
         return handler(query), True
     except (QueryError, RulesError, InvalidTileError) as error:
         return {"error": str(error)}, False
@@ -159,4 +159,4 @@ def build_state(
     try:
         return State.from_table(rules, read, acting)
     except PositionError as error:
-        raise QueryError(str(error)) from None
+        raise QueryError.of(error) from None

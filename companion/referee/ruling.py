@@ -1,21 +1,47 @@
 """Judging a disputed position and saying the ruling in words a table reads aloud.
 
-Every ruling goes through the referee contract (``companion.rules.referee.answer``), so the
-page says exactly what ``python -m companion.rules check`` says for the same query; this
-module only adds the words around it: the verdict, the rule's name, the value in force and
-where it comes from, and which rule books would rule the other way.
+The page is a typed client of the rules engine: a disputed turn becomes the engine's own
+:class:`~companion.rules.referee.TurnQuery` straight from the form, and the other questions
+are read and judged by the engine's typed functions (:mod:`companion.rules.referee.reading`,
+:mod:`~companion.rules.referee.judging`), the same ones ``python -m companion.rules check``
+answers with, so the page rules exactly as the command does. An error comes back as a
+:exc:`~companion.rules.referee.QueryError` with the field's path, which picks the form field
+it is shown beside. This module adds the words around a ruling: the verdict, the rule's name,
+the value in force and where it comes from, and which rule books would rule the other way.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, InvalidTileError, Play, Rules, RulesError
+from ..rules import (
+    KEYS,
+    MEXICAN,
+    MEXICAN2,
+    Draw,
+    End,
+    InvalidTileError,
+    Play,
+    Rules,
+    RulesError,
+    State,
+)
 from ..rules.describe import books_with, rule_name, source_title, value_words, where_value_from
 from ..rules.keys import RULE_KEYS
-from ..rules.referee import KINDS, QueryError, build_state
+from ..rules.referee import (
+    QueryError,
+    judge_turn,
+    judging,
+    read_in_order,
+    reading,
+    turn_source,
+    writing,
+)
 from ..rules.referee.contract import UNEXPECTED_FAULT
 from ..rules.referee.reask import other_way
 from ..rules.table import FieldError, FieldPath
@@ -104,16 +130,38 @@ def judge(form: DisputeForm, preset: str) -> RulingView:
     return _judge_setup(form, preset)
 
 
-def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
+@contextmanager
+def _engine_errors(form: DisputeForm) -> Iterator[None]:
+    """The rules engine's errors as the form's: each next to the field its path names."""
     try:
-        return KINDS[query["kind"]](query)
+        yield
     except QueryError as error:
         raise form_error(error, form) from None
     except (RulesError, InvalidTileError) as error:  # pragma: no cover - the form checked them
         raise FormError("form", _sentence(str(error))) from None
+    except FormError:
+        raise
     except Exception:  # noqa: BLE001 - as the contract: a fault of the engine's, no traceback
         logger.exception("The referee could not judge a question from the page")
         raise FormError("form", _sentence(UNEXPECTED_FAULT)) from None
+
+
+def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to one of the form's queries, read and judged by its typed
+    functions (its errors keep their field paths) and written as the contract writes it."""
+    with _engine_errors(form):
+        kind = query["kind"]
+        if kind == "round_status":
+            state, status = judging.judge_round_status(
+                read_in_order(reading.read_round_status, query)
+            )
+            return writing.status_answer(state, status)
+        if kind == "score":
+            return writing.score_answer(judging.judge_score(reading.read_score(query)))
+        if kind == "last_tile_call":
+            call = reading.read_last_tile_call(query)
+            return writing.last_tile_call_answer(call, judging.judge_last_tile_call(call))
+        return writing.setup_answer(*judging.judge_setup(reading.read_setup(query)))
 
 
 def _sentence(text: str) -> str:
@@ -258,13 +306,17 @@ def _assumptions(form: DisputeForm) -> list[str]:
 
 
 def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
-    query = form.turn_query()
-    result = _ask(form, {**query, "explain": True})
+    with _engine_errors(form):
+        turn = form.turn_request()
+        judged = judge_turn(turn, name_checked=True)
+    query = turn_source(turn)
+    result = writing.turn_answer(judged)
+    verdict = judged.ruling
     name = form.seats[form.seat] if form.seat is not None else "the player"
     question = _turn_question(form)
     notes = tuple(_assumptions(form))
-    if result["legal"]:
-        checked = result.get("checked", [])
+    if verdict.legal:
+        checked = list(judged.checked or ())
         if not checked:
             notes = (
                 "No house rule decides this: it follows the core rules every rule book "
@@ -277,19 +329,19 @@ def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
             verdict="Allowed",
             tone="yes",
             sentence=f"Yes: {name} may {actions_words(form)}."
-            + (" That ends the round." if result["after"].get("round_over") else ""),
+            + (" That ends the round." if judged.state.outcome is not None else ""),
             checked=_checked(form.rules, preset, checked),
             notes=notes,
             query=query,
             answer=result,
         )
-    step = result["step"]
-    sentence = result["reason"]
+    step = judged.step
+    sentence = verdict.reason
     if step:
         verb = "is" if step == 1 else "are"
         sentence = f"The first {_count_words(step)} {verb} fine, but then: {sentence}"
-    rule = result.get("rule")
-    alternatives = _alternatives(rule, result.get("allowed_under", []))
+    rule = verdict.rule
+    alternatives = _alternatives(rule, list(verdict.allowed_under))
     return RulingView(
         question=question,
         verdict="Not allowed",
@@ -313,16 +365,12 @@ def _count_words(step: int) -> str:
 
 
 def _judge_options(form: DisputeForm) -> RulingView:
-    query = form.turn_query()
-    query["actions"] = []
-    _ask(form, query)  # the same checks and messages as a disputed turn
     assert form.seat is not None
     name = form.seats[form.seat]
-    table = query["table"]
-    try:
-        state = build_state(form.rules, table, {name: list(form.hand)}, name)
-    except QueryError as error:  # pragma: no cover - the contract answer above checked it
-        raise form_error(error, form) from None
+    with _engine_errors(form):
+        turn = dataclasses.replace(form.turn_request(), actions=())
+        judging.position(turn)  # the same checks and messages as a disputed turn
+        state = State.from_table(turn.rules, turn.table, name)
     state.begin_turn(form.seat, first_turn=form.ticked("first"))
     rows = form.rows
     by_id: dict[int, TrainRow] = {i: row for i, row in enumerate(rows) if row.owner is not None}
@@ -366,7 +414,7 @@ def _judge_options(form: DisputeForm) -> RulingView:
         sentence=sentence,
         options=tuple(plays + others),
         notes=tuple(n for n in _assumptions(form) if "hand was not given" not in n),
-        query=query,
+        query=turn_source(turn),
         answer={"actions": plays + others},
     )
 

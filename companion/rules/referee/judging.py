@@ -19,6 +19,7 @@ from companion.rules.referee.reading import (
     SetupQuery,
     TurnQuery,
     read_turn,
+    turn_source,
 )
 from companion.rules.rules import KEYS, Rules, RulesError
 from companion.rules.scoring import HandScore, score_hand
@@ -169,7 +170,7 @@ class _Again:
         query = self.query
         try:
             if _structural_change(query.rules, rules):
-                other = read_turn(query.source, rules=rules)
+                other = read_turn(query.source or turn_source(query), rules=rules)
                 state = position(other)
             elif query.table.out:
                 other = dataclasses.replace(query, rules=rules)

@@ -23,6 +23,7 @@ from companion.rules.actions import (
     REMOVE_MARKER,
     Action,
     Draw,
+    End,
     Play,
     TrainId,
 )
@@ -275,7 +276,7 @@ def train_names(seats: tuple[str, ...]) -> dict[str, TrainId]:
     return names
 
 
-def _seats(seats_raw: list[Any]) -> tuple[str, ...]:
+def read_seats(seats_raw: list[Any]) -> tuple[str, ...]:
     """``table.seats``, checked (once per distinct list: tables repeat their seats)."""
     try:
         key = tuple(seats_raw)
@@ -311,7 +312,7 @@ def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None 
         raise QueryError(("table",), "expected an object")
     hands = hands if hands is not None else {}
     set_max = rules.set_max
-    seats = _seats(_get(table, "seats", ("table",), list))
+    seats = read_seats(_get(table, "seats", ("table",), list))
     engine = _count(table, "engine", ("table",))
     if engine > set_max:
         raise QueryError(("table", "engine"), f"{engine} is not a double of a double-{set_max} set")
@@ -497,7 +498,7 @@ def read_action(raw: Any, field: FieldPath, seats: tuple[str, ...], set_max: int
     raise QueryError(field, "expected one of play, draw, end, remove_marker")
 
 
-def _no_tile_twice(played: tuple[Action, ...], actions: tuple[Action, ...]) -> None:
+def no_tile_twice(played: tuple[Action, ...], actions: tuple[Action, ...]) -> None:
     """A set holds each tile once, so a turn that lays one tile twice describes no real
     position: it is a fault of the query, not a question for the rules.
 
@@ -556,7 +557,7 @@ def read_turn(query: Mapping[str, Any], *, rules: Rules | None = None) -> TurnQu
                 for i, a in enumerate(actions_raw)
             ]
         )
-        _no_tile_twice(played, actions)
+        no_tile_twice(played, actions)
     except QueryError as error:
         error.rules = rules
         error.table = table
@@ -621,3 +622,70 @@ def read_last_tile_call(query: Mapping[str, Any]) -> LastTileCallQuery:
     boneyard = _count(query, "boneyard", ())
     in_time = _opt(query, "announced_in_time", (), bool, False)
     return LastTileCallQuery(rules, boneyard, in_time)
+
+
+# -- typed queries written back --------------------------------------------------------------
+
+
+def _train_name(train: TrainId, seats: tuple[str, ...]) -> str:
+    if train == MEXICAN:
+        return "mexican"
+    if train == MEXICAN2:
+        return "mexican2"
+    return seats[train]
+
+
+def _action_source(action: Action, seats: tuple[str, ...]) -> dict[str, Any]:
+    if type(action) is Play:
+        return {"play": action.tile.as_list(), "on": _train_name(action.train, seats)}
+    if type(action) is Draw:
+        return {"draw": action.tile.as_list() if action.tile is not None else None}
+    if type(action) is End:
+        return {"end": True}
+    return {"remove_marker": True}
+
+
+def turn_source(query: TurnQuery) -> dict[str, Any]:
+    """The contract's ``turn`` query for a typed one made without reading JSON (a client that
+    builds :class:`TurnQuery` itself): what :func:`read_turn` reads back into ``query``, and
+    reads again under other rules where those change how a table reads."""
+    table = query.table
+    seats = table.seats
+    trains: dict[str, Any] = {}
+    for spec in table.trains:
+        entry: dict[str, Any]
+        if spec.tiles is not None:
+            entry = {"tiles": [tile.as_list() for tile in spec.tiles]}
+        elif spec.end is not None:
+            entry = {"end": spec.end}
+        else:
+            entry = {"started": False}
+        if spec.marker:
+            entry["marker"] = True
+        trains[spec.name] = entry
+    table_source: dict[str, Any] = {
+        "set_max": query.rules.set_max,
+        "engine": table.engine,
+        "seats": list(seats),
+        "trains": trains,
+        "open_doubles": [name for name, _ in table.open_doubles or ()],
+        "boneyard": table.boneyard,
+    }
+    if table.out:
+        table_source["out"] = list(table.out)
+    if table.first_turns_left is not None:
+        table_source["first_turns_left"] = [s for s in seats if s in table.first_turns_left]
+    turn: dict[str, Any] = {
+        "seat": query.seat,
+        "first_turn": query.first_turn,
+        "hand": [tile.as_list() for tile in table.hands.get(query.seat) or ()],
+    }
+    if query.played:
+        turn["played"] = [_action_source(action, seats) for action in query.played]
+    return {
+        "kind": "turn",
+        "rules": query.rules.to_json(),
+        "table": table_source,
+        "turn": turn,
+        "actions": [_action_source(action, seats) for action in query.actions],
+    }

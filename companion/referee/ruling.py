@@ -589,8 +589,7 @@ def words_for(error: FieldError, form: DisputeForm) -> str:
         text = text.replace(f"table.trains.{row.name}", row.label)
     for seat in form.seats:
         text = text.replace(f"the hand of {seat}", f"{seat}'s hand")
-    text = text.replace("table.engine", "the engine")
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    return _sentence(text.replace("table.engine", "the engine"))
 
 
 def form_error(error: FieldError, form: DisputeForm) -> FormError:

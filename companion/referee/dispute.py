@@ -442,9 +442,7 @@ class DisputeForm:
             numbers.update((tile.high, tile.low))
         return numbers
 
-    def _layout(
-        self,
-    ) -> tuple[list[tuple[TrainRow, int | None, bool]], list[TrainRow], list[str], int]:
+    def _layout(self) -> tuple[list[_Laid], list[TrainRow], list[str], int]:
         """The position entered, as the engine takes it: each train given (its row, its open
         end or ``None`` when not started, its marker), the open doubles oldest first, the
         seats out of tiles, and the boneyard."""

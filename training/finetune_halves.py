@@ -69,6 +69,27 @@ def halfnet_from_onnx(path: Path) -> tuple[HalfNet, float]:
     return net, temperature
 
 
+IGNORED = -100
+"""A half left out of the loss (cross_entropy's ignore_index)."""
+
+
+def blank_halves_unlabelled(
+    net: nn.Module, halves: torch.Tensor, labels: torch.Tensor
+) -> torch.Tensor:
+    """``labels`` with each "not a face-up half" that ``net`` counts as blank left out.
+
+    The face-down check counts a crop as a face when one half shows pips or both are face up
+    (vision.halves.shows_a_face). A printed domino's plain end looks like a real tile's blank
+    half: taught as "no half", it would teach the check to doubt every real blank, and double
+    blanks would stop counting. Its end with pips is enough to reject it.
+    """
+    logits = _evaluate(net, halves, labels)
+    blank = logits[:, :NOT_A_HALF].argmax(dim=1) == 0
+    relabelled = labels.clone()
+    relabelled[(labels == NOT_A_HALF) & blank] = IGNORED
+    return relabelled
+
+
 def freeze_norms(net: nn.Module) -> None:
     """Batch norms in eval mode and not trained: they hold the folded convolution biases."""
     for module in net.modules():
@@ -78,12 +99,15 @@ def freeze_norms(net: nn.Module) -> None:
 
 
 def real_split(
-    path: Path, held_out: set[str]
+    path: Path, held_out: set[str], negatives: bool = True
 ) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor], dict[str, int]]:
     """The real crops' halves of the folds trained on, and of those held out, and counts."""
     with np.load(path) as stored:
         crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
     out = np.array([fold_of(str(source)) in held_out for source in sources], bool)
+    if not negatives:
+        positive = labels[:, 0] != NOT_A_HALF
+        crops, labels, out = crops[positive], labels[positive], out[positive]
     counts = {
         "train_crops": int((~out).sum()),
         "train_negative_crops": int(((labels[:, 0] == NOT_A_HALF) & ~out).sum()),
@@ -113,6 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--real-share", type=float, default=0.3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--blank-negatives-unlabelled",
+        action="store_true",
+        help="leave out of the loss the negatives' halves the start model reads as blank",
+    )
+    parser.add_argument(
+        "--no-negatives", action="store_true", help="learn the real tiles only, not what is none"
+    )
     args = parser.parse_args(argv)
     held_out = {parse_fold(name) for name in args.hold_out}
 
@@ -123,10 +155,16 @@ def main(argv: list[str] | None = None) -> int:
     halves_data.use_printed_backs(args.printed_backs)
     val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=1, chunk=1500))
     train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=1))
-    (real_x, real_y), (held_x, held_y), counts = real_split(args.real, held_out)
+    (real_x, real_y), (held_x, held_y), counts = real_split(
+        args.real, held_out, negatives=not args.no_negatives
+    )
     print(f"real crops: {counts}", flush=True)
 
     net, start_temperature = halfnet_from_onnx(args.start)
+    if args.blank_negatives_unlabelled and len(real_y):
+        real_y = blank_halves_unlabelled(net, real_x, real_y)
+        counts["negative_halves_left_unlabelled"] = int((real_y == IGNORED).sum())
+        print(f"real crops: {counts}", flush=True)
     before_val = _report("rendered validation before", _evaluate(net, val_x, val_y), val_y)
     if len(held_y):
         _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
@@ -148,7 +186,9 @@ def main(argv: list[str] | None = None) -> int:
         real_index = torch.randint(0, max(1, len(real_x)), (from_real,), generator=generator)
         batch_x = torch.cat([train_x[index], real_x[real_index]])
         batch_y = torch.cat([train_y[index], real_y[real_index]])
-        loss = F.cross_entropy(net(_augment(to_float(batch_x), generator)), batch_y)
+        loss = F.cross_entropy(
+            net(_augment(to_float(batch_x), generator)), batch_y, ignore_index=IGNORED
+        )
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         optimiser.step()
@@ -188,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,
+        "real_negatives": not args.no_negatives,
+        "blank_negatives_unlabelled": args.blank_negatives_unlabelled,
         "lr": args.lr,
         "train_seconds": round(time.monotonic() - train_start),
         "torch": torch.__version__,

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
+from training import score_real
 from training.real_folds import (
     BOARDS,
     FOLD_NAMES,
@@ -50,3 +54,26 @@ def test_folds_are_named_on_the_command_line_by_short_names() -> None:
     assert parse_fold("others") == OTHERS
     with pytest.raises(ValueError, match="boards"):
         parse_fold("dev")
+
+
+def test_score_real_reads_only_the_fold_asked_for(tmp_path: Path) -> None:
+    blank = tmp_path / "photos"
+    blank.mkdir()
+    entries = []
+    for name, source in (("a.png", "JackRoache/METR4202-2016"), ("b.png", "MikeyGBG/BETR-")):
+        Image.new("RGB", (320, 240), (90, 120, 90)).save(blank / name)
+        entries.append(
+            {
+                "file": name,
+                "source_repo": source,
+                "set": "double-6",
+                "scene": "hand",
+                "label": {"tiles": [[1, 0]], "cut_by_frame": []},
+            }
+        )
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"photos": entries}))
+    out = tmp_path / "scores.json"
+    args = ["--photos", str(blank), "--manifest", str(manifest), "--out", str(out)]
+    score_real.main([*args, "--fold", "webcam"])
+    assert [score["file"] for score in json.loads(out.read_text())] == ["a.png"]

@@ -87,6 +87,7 @@ bench: $(COMPILED)
 	$(BIN)/python benchmarks/bench_upload.py
 	$(BIN)/python benchmarks/bench_slow_clients.py
 	$(BIN)/python benchmarks/bench_photo_flood.py
+	$(BIN)/python benchmarks/bench_record_book.py
 
 ## 100,000 seeded self-play rounds across every preset and random rule mixes.
 simulate: $(COMPILED)

@@ -27,11 +27,13 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
 def round_scores(i: int) -> dict[str, object]:
-    """A realistic round: one typed, one went out, one picked from tiles, one typed."""
+    """A realistic round: one typed, one went out, one picked from tiles, one typed. Cy
+    holds the double-blank but in round 13, whose engine it is (nobody holds the engine)."""
+    engine = 12 - i % 13
     return {
         "Ann": {"points": (i * 7) % 120},
         "Bob": {"points": 0, "went_out": True},
-        "Cy": {"tiles": [[0, 0], [5, 6], [12, (i % 12)]]},
+        "Cy": {"tiles": [[0, 0] if engine else [0, 1], [5, 6], [12, (i % 12)]]},
         "Dee": {"points": (i * 3) % 90},
     }
 

@@ -115,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import errors, templating
     from .api import bp as api_bp
+    from .book import bp as book_bp
     from .games import bp as games_bp
     from .home import bp as home_bp
     from .referee import bp as referee_bp
@@ -123,6 +124,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(games_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(referee_bp)
+    app.register_blueprint(book_bp)
     # The API authenticates with a Bearer token in a header, never with the session cookie,
     # so a forged cross-site request carries no credentials: CSRF protection adds nothing.
     csrf.exempt(api_bp)

@@ -92,3 +92,59 @@ def cumulative_chart(
         parts.append(f'<circle cx="{last_x:.1f}" cy="{last_y:.1f}" r="3.5" fill="{colour}"/>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def game_totals_chart(name: str, totals: Sequence[int], won: Sequence[bool]) -> Markup:
+    """Return an SVG line chart of one person's total in each finished game, oldest first;
+    games they won get a filled ring, so the wins stand out without relying on colour."""
+    if not totals:
+        return Markup("")
+    ticks = axis_ticks(min(0, *totals), max(1, *totals))
+    low, high = ticks[0], ticks[-1]
+    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+    span_x = max(len(totals), 2) - 1
+
+    def x_at(index: int) -> float:
+        return PAD_LEFT + plot_w * index / span_x
+
+    def y_at(value: int) -> float:
+        return PAD_TOP + plot_h * (high - value) / (high - low)
+
+    wins = sum(1 for flag in won if flag)
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="totals-chart-title" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="totals-chart-title">{escape(name)}\'s total in each of '
+        f"{len(totals)} finished games, oldest first (lower is better); filled dots are the "
+        f"{wins} games won.</title>",
+    ]
+    for value in ticks:
+        y = y_at(value)
+        parts.append(
+            f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            'class="grid"/>'
+        )
+        parts.append(
+            f'<text x="{PAD_LEFT - 4}" y="{y + 4:.1f}" class="tick" '
+            f'text-anchor="end">{value}</text>'
+        )
+    step = max(1, -(-len(totals) // 8))
+    for index in range(0, len(totals), step):
+        parts.append(
+            f'<text x="{x_at(index):.1f}" y="{HEIGHT - 8}" class="tick" '
+            f'text-anchor="middle">{index + 1}</text>'
+        )
+    points = " ".join(f"{x_at(i):.1f},{y_at(v):.1f}" for i, v in enumerate(totals))
+    parts.append(
+        f'<polyline points="{points}" fill="none" stroke="{COLOURS[0]}" stroke-width="2"/>'
+    )
+    if len(totals) <= 200:  # beyond that the dots would only blur the line
+        for index, (value, flag) in enumerate(zip(totals, won, strict=True)):
+            fill = COLOURS[0] if flag else "#fff"
+            parts.append(
+                f'<circle cx="{x_at(index):.1f}" cy="{y_at(value):.1f}" r="3" '
+                f'fill="{fill}" stroke="{COLOURS[0]}" stroke-width="1.5"/>'
+            )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -706,12 +706,12 @@ def build_table_overlay(
     tiles: Sequence[ReadTile],
     hub: tuple[int, int] | None,
     engine_tile: int | None,
-    trains: Sequence[tuple[Sequence[int], int, bool, bool]],
+    trains: Sequence[tuple[Sequence[int], int, bool, bool, bool | None]],
     check_below: float,
 ) -> TableOverlay:
     """The overlay of a table photo of ``size`` (width, height, upright). ``trains`` are
-    (tile indexes from the hub outwards, end, open double, unsure), numbered from 1 in the
-    order given."""
+    (tile indexes from the hub outwards, end, open double, unsure, marker seen), numbered
+    from 1 in the order given."""
     box = display_box(*size)
     font = round(TABLE_LABEL_PX * max(box) / PHONE_PHOTO_PX, 1)
     shapes = tuple(
@@ -736,12 +736,12 @@ def build_table_overlay(
     if hub_at is not None and engine:
         taken.append(_text_box((hub_at[0], hub_at[1] - 2 * font), engine, font))
     lines = []
-    for number, (indexes, end, open_double, unsure) in enumerate(trains, start=1):
+    for number, (indexes, end, open_double, unsure, marker) in enumerate(trains, start=1):
         centres = [shapes[i].centre for i in indexes]
         path = ([hub_at] if hub_at is not None else []) + centres
         last = shapes[indexes[-1]]
         before = path[-2] if len(path) > 1 else (box[0] / 2, box[1] / 2)
-        label = f"{number}: {end}{' open' if open_double else ''}"
+        label = f"{number}: {end}{' open' if open_double else ''}{', marker' if marker else ''}"
         label_at = _beyond(before, last, font, box, label, taken)
         taken.append(_text_box(label_at, label, font))
         lines.append(

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import current_app
 
@@ -18,9 +19,11 @@ from .photo_overlay import Overlay, ReadTile, TableOverlay, build_overlay, build
 from .rules import Rules, Tile, score_hand
 
 if TYPE_CHECKING:
-    from vision.pipeline import HandReader
+    from vision.pipeline import HandReader, TableRead
     from vision.table import TableLayout
     from vision.types import HandReading
+
+Read = TypeVar("Read", "HandReading", "TableRead")
 
 CHECK_BELOW = 0.9
 """Tiles read with less confidence than this are marked "check this tile"."""
@@ -223,6 +226,12 @@ def read_photo(data: bytes, set_max: int | None = None) -> PhotoReading:
 def _read_hand(data: bytes, set_max: int | None) -> HandReading:
     """The vision pipeline's reading of a photo, under the app's limits: the pixel limit, a
     few reads at once per worker (then PhotoReaderBusy), no database connection held."""
+    return _read_photo_with(data, lambda reader: reader.read(data, max_pips=set_max))
+
+
+def _read_photo_with(data: bytes, read: Callable[[HandReader], Read]) -> Read:
+    """``read`` run with the app's hand reader on the photo ``data``, under the app's limits
+    (see _read_hand)."""
     # vision (numpy, OpenCV, onnxruntime) loads on the first photo, not when the app starts.
     from vision.decode import MAX_PIXELS, PhotoError, check_photo, decode_photo
     from vision.pipeline import READ_LONG_SIDE
@@ -248,7 +257,7 @@ def _read_hand(data: bytes, set_max: int | None) -> HandReading:
                 # A broken file still gets its own message, so the player knows what to fix.
                 decode_photo(data, max_pixels=max_pixels, min_long_side=READ_LONG_SIDE)
                 raise PhotoReadingUnavailable()
-            return _hand_reader(path, max_pixels).read(data, max_pips=set_max)
+            return read(_hand_reader(path, max_pixels))
         finally:
             slots.release()
     except PhotoError as error:
@@ -303,6 +312,9 @@ class TableTrainRead:
     open_double: bool
     unsure: bool
     """A tile of it is unsure, or its link to the hub was not seen."""
+    marker: bool | None = None
+    """A train marker seen beside its start (True), the table there plain (False), or not
+    known (None: the player says)."""
 
 
 @dataclass(frozen=True)
@@ -340,7 +352,7 @@ class TableReading:
             "engine_tile": self.engine_tile,
             "hub": list(self.hub) if self.hub else None,
             "trains": [
-                [list(train.tiles), train.end, train.open_double, train.unsure]
+                [list(train.tiles), train.end, train.open_double, train.unsure, train.marker]
                 for train in self.trains
             ],
         }
@@ -363,10 +375,7 @@ class TableReading:
             engine_tile = None if engine_tile is None else int(engine_tile)
             hub = data["hub"]
             hub = None if hub is None else (int(hub[0]), int(hub[1]))
-            trains = tuple(
-                TableTrainRead(tuple(int(i) for i in indexes), int(end), bool(open_), bool(unsure))
-                for indexes, end, open_, unsure in data["trains"]
-            )
+            trains = tuple(_train_from_json(train) for train in data["trains"])
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise ValueError("not a table reading") from error
         count = len(tiles)
@@ -388,9 +397,24 @@ class TableReading:
             self.tiles,
             self.hub,
             self.engine_tile,
-            [(train.tiles, train.end, train.open_double, train.unsure) for train in self.trains],
+            [
+                (train.tiles, train.end, train.open_double, train.unsure, train.marker)
+                for train in self.trains
+            ],
             CHECK_BELOW,
         )
+
+
+def _train_from_json(data: Any) -> TableTrainRead:
+    """One train as the page carried it; a page from before markers were read has four
+    fields (its marker then unknown)."""
+    indexes, end, open_double, unsure, *rest = data
+    marker = rest[0] if rest else None
+    if rest[1:] or marker not in (True, False, None):
+        raise ValueError("not a train")
+    return TableTrainRead(
+        tuple(int(i) for i in indexes), int(end), bool(open_double), bool(unsure), marker
+    )
 
 
 def read_table(data: bytes, set_max: int | None = None) -> TableReading:
@@ -405,11 +429,10 @@ def read_table(data: bytes, set_max: int | None = None) -> TableReading:
 
 
 def table_layout(data: bytes, set_max: int | None) -> tuple[int, int, TableLayout]:
-    """The photo's size (upright) and its tiles grouped into the hub and trains."""
-    from vision.table import group_table
-
-    reading = _read_hand(data, set_max)
-    return reading.width, reading.height, group_table(reading.tiles)
+    """The photo's size (upright), its tiles grouped into the hub and trains, and each train's
+    marker looked for."""
+    read = _read_photo_with(data, lambda reader: reader.read_table(data, max_pips=set_max))
+    return read.reading.width, read.reading.height, read.layout
 
 
 def table_reading(width: int, height: int, layout: TableLayout) -> TableReading:
@@ -440,6 +463,7 @@ def table_reading(width: int, height: int, layout: TableLayout) -> TableReading:
                 train.end,
                 train.open_double,
                 bool(unsure & set(train.tiles)) or train.confidence < CHECK_BELOW,
+                train.marker,
             )
             for train in trains
         ),

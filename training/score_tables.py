@@ -10,8 +10,10 @@ the committed models, as a phone's photo would be. Reported:
 - trains whose end is right (the reading has a train ending at the true last tile, with the
   true end number);
 - photos whose whole position is right: the hub seen (or rightly not), every train's end and
-  open double right, and the free ends as a multiset; markers are not read yet (null), so a
-  photo counted right here is right but for its markers;
+  open double right, and the free ends as a multiset ("but markers"), and the same with every
+  train's marker right too (a marker the reader leaves to the player, null, is not right);
+- markers: of the trains whose end is right, how many markers were called right, called
+  wrong (said there when not, or not there when there) or left to the player;
 - time per photo, decode and grouping included.
 
 The same figures with perfect detections (the renderer's own tiles, read right) separate the
@@ -33,6 +35,7 @@ import numpy as np
 
 from training.table_synth import TableScene, render_table
 from vision.geometry import outline_iou
+from vision.markers import train_markers, with_markers
 from vision.pipeline import HandReader
 from vision.table import TableLayout, group_table
 from vision.types import DetectedTile
@@ -52,6 +55,10 @@ class Tally:
     trains: int = 0
     ends_right: int = 0
     positions_right: int = 0
+    whole_right: int = 0
+    markers_right: int = 0
+    markers_wrong: int = 0
+    markers_asked: int = 0
     ms: list[float] = field(default_factory=list)
 
     def line(self, name: str) -> str:
@@ -65,7 +72,9 @@ class Tally:
             f"{name}: tiles found {share(self.found, self.tiles)}, read right"
             f" {share(self.read_right, self.tiles)}, outlines on no tile {self.extra};"
             f" train ends right {share(self.ends_right, self.trains)}; whole position right"
-            f" (but markers) {share(self.positions_right, self.tables)}{timing}"
+            f" (but markers) {share(self.positions_right, self.tables)}, with markers"
+            f" {share(self.whole_right, self.tables)}; markers right {self.markers_right},"
+            f" wrong {self.markers_wrong}, asked {self.markers_asked}{timing}"
         )
 
 
@@ -117,19 +126,33 @@ def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) ->
         1 for i, j in matched.items() if layout.tiles[j].pips == scene.tiles[i].pips
     )
     tally.extra += len(layout.tiles) - len(matched)
-    ends = Counter((train.tiles[-1], train.end, train.open_double) for train in layout.trains)
+    ends: dict[tuple[int, int, bool], list[bool | None]] = {}
+    for read in layout.trains:
+        ends.setdefault((read.tiles[-1], read.end, read.open_double), []).append(read.marker)
     whole = (scene.hub is None) == (layout.hub is None)
+    markers_right = True
     for train in scene.trains:
         tally.trains += 1
         last = matched.get(train.tiles[-1])
         key = (-1 if last is None else last, train.end, train.open_double)
-        if ends[key] > 0:
-            ends[key] -= 1
+        if ends.get(key):
+            marker = ends[key].pop()
             tally.ends_right += 1
+            if scene.hub is None:
+                continue  # no train markers without a hub
+            if marker is None:
+                tally.markers_asked += 1
+                markers_right = False
+            elif marker == train.marker:
+                tally.markers_right += 1
+            else:
+                tally.markers_wrong += 1
+                markers_right = False
         else:
             whole = False
     if whole and tuple(layout.open_ends) == scene.open_ends:
         tally.positions_right += 1
+        tally.whole_right += markers_right
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -164,8 +187,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         # What `python -m vision table` does with a photo's bytes.
         started = time.perf_counter()
-        reading = reader.read(data)
-        layout = group_table(reading.tiles)
+        layout = reader.read_table(data).layout
         elapsed = (time.perf_counter() - started) * 1000
         pipeline.ms.append(elapsed)
         tally(pipeline, scene, layout, SCALE)
@@ -175,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         started = time.perf_counter()
         ideal = group_table(perfect(scene))
         grouping_ms.append((time.perf_counter() - started) * 1000)
+        ideal = with_markers(ideal, train_markers(scene.image, 1.0, ideal))
         tally(grouping, scene, ideal, 1.0)
         print(
             f"seed {seed}: {len(scene.tiles)} tiles, {len(scene.trains)} trains;"

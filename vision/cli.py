@@ -7,9 +7,10 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import cv2
 
@@ -17,9 +18,11 @@ from companion.rules import CHOICES
 from vision.decode import PhotoError
 from vision.halves import MAX_PIPS
 from vision.models import ModelPaths, ModelSet
-from vision.pipeline import HandReader, score_reading
-from vision.table import TableLayout, group_table
+from vision.pipeline import HandReader, TableRead, score_reading
+from vision.table import TableLayout
 from vision.types import HandReading
+
+Read = TypeVar("Read", HandReading, TableRead)
 
 BLANK_SCORING_CHOICES: tuple[str, ...] = tuple(
     str(choice) for choice in CHOICES["blank_scoring"] or ()
@@ -91,7 +94,7 @@ def score_photo(
 ) -> dict[str, Any]:
     """The contract's JSON object for one photo (an error object if it cannot be read)."""
     started = time.perf_counter()
-    reading = _read_photo(reader, path, set_max)
+    reading = _read_photo(path, partial(reader.read, max_pips=set_max))
     if isinstance(reading, dict):
         return reading
     points = score_reading(reading, blank_scoring)
@@ -110,10 +113,10 @@ def table_photo(reader: HandReader, path: str, set_max: int | None = None) -> di
     """The contract's JSON object for one photo of the table (an error object if it cannot
     be read)."""
     started = time.perf_counter()
-    reading = _read_photo(reader, path, set_max)
-    if isinstance(reading, dict):
-        return reading
-    layout = group_table(reading.tiles)
+    read = _read_photo(path, partial(reader.read_table, max_pips=set_max))
+    if isinstance(read, dict):
+        return read
+    reading, layout = read.reading, read.layout
     return {
         "image": path,
         "width": reading.width,
@@ -136,8 +139,8 @@ def table_json(layout: TableLayout) -> dict[str, Any]:
                 "tiles": list(train.tiles),
                 "end": train.end,
                 "open_double": train.open_double,
-                # Train markers are not looked for yet: null asks the player.
-                "marker": None,
+                # null: not sure, or no hub (no train markers in block dominoes).
+                "marker": train.marker,
                 "confidence": round(train.confidence, 3),
             }
             for train in layout.trains
@@ -150,8 +153,8 @@ def table_json(layout: TableLayout) -> dict[str, Any]:
     }
 
 
-def _read_photo(reader: HandReader, path: str, set_max: int | None) -> HandReading | dict[str, Any]:
-    """The photo's tiles as read, or the contract's error object."""
+def _read_photo(path: str, read: Callable[[bytes], Read]) -> Read | dict[str, Any]:
+    """The photo at ``path`` as ``read`` reads its bytes, or the contract's error object."""
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
@@ -161,7 +164,7 @@ def _read_photo(reader: HandReader, path: str, set_max: int | None) -> HandReadi
     except OSError as exc:
         return {"image": path, "error": f"cannot open the file ({exc.strerror or exc})"}
     try:
-        return reader.read(data, max_pips=set_max)
+        return read(data)
     except PhotoError as exc:
         return {"image": path, "error": str(exc)}
     except (cv2.error, MemoryError):

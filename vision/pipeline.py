@@ -19,6 +19,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,8 +30,10 @@ from vision.finder import TileFinder
 from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
 from vision.geometry import order_corners
 from vision.halves import TileRead
+from vision.markers import train_markers, with_markers
 from vision.models import FoundTileLike, ModelSet, TileFinderLike, TileReadLike
 from vision.rectify import rectify_tiles
+from vision.table import TableLayout, group_table
 from vision.types import DetectedTile, HandReading
 
 READ_LONG_SIDE = 2000
@@ -211,6 +214,21 @@ class HandReader:
         """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
+        return self._read_decoded(photo, max_pips, started)
+
+    def read_table(self, data: bytes, max_pips: int | None = None) -> TableRead:
+        """Read a photo of the whole table: its tiles (as :meth:`read`), grouped into the hub
+        and the trains from it (vision.table), and each train's marker looked for beside its
+        start (vision.markers). Raises PhotoError for unreadable bytes."""
+        started = time.perf_counter()
+        photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
+        reading = self._read_decoded(photo, max_pips, started)
+        layout = group_table(reading.tiles)
+        layout = with_markers(layout, train_markers(photo.pixels, photo.scale, layout))
+        elapsed_ms = int(round((time.perf_counter() - started) * 1000))
+        return TableRead(replace(reading, ms=elapsed_ms), layout)
+
+    def _read_decoded(self, photo: Photo, max_pips: int | None, started: float) -> HandReading:
         tiles, hints = self._read_with(self.models.tile_finder, photo, max_pips)
         close_up_finder = self.models.close_up_finder
         if len(tiles) <= CLOSE_UP_TILES and close_up_finder is not None:
@@ -228,6 +246,14 @@ class HandReader:
             ms=elapsed_ms,
             hints=tuple(hints),
         )
+
+
+@dataclass(frozen=True)
+class TableRead:
+    """A photo of the table as read: its tiles, and the position they make."""
+
+    reading: HandReading
+    layout: TableLayout
 
 
 def _beliefs(scores: Sequence[float], face_up: Sequence[float]) -> list[float]:

@@ -66,6 +66,8 @@ class Train:
     confidence: float
     """Belief that the chain and its end are read right: its least sure tile's confidence
     (halved when its link to the hub was not seen)."""
+    marker: bool | None = None
+    """Whether a train marker lies beside its start (vision.markers); None: not known."""
 
 
 @dataclass(frozen=True)

@@ -115,3 +115,15 @@ class NothingToUndo(ServiceError):
     """The history has no change left to undo."""
 
     status = 409
+
+
+class PersonNotFound(ServiceError):
+    """No person in the book has this id (merged into another, perhaps)."""
+
+    status = 404
+
+
+class BookChanged(ServiceError):
+    """A people form built on what another phone has changed since; nothing was saved."""
+
+    status = 409

@@ -57,6 +57,13 @@ def _rules_lines(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -
 
 def describe(change: Change, players: Sequence[str]) -> tuple[str, list[str]]:
     """Return a heading and one line per changed value for a history entry."""
+    if change.kind == "people":
+        # A person renamed or merged in the record book: the old and new seat order.
+        return "Changed a player's name", [
+            f"{before} → {after}"
+            for before, after in zip(change.old or (), change.new or (), strict=False)
+            if before != after
+        ]
     if change.round_n is not None:
         lines = _round_lines(change.old, change.new, players)
         subject = f"round {change.round_n}"

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -23,6 +23,7 @@ from ..rules import Rules, schedule
 from ..rules.integrity import check_round
 from .entry import ScoreEntry
 from .errors import (
+    BookChanged,
     GameNotFound,
     NothingToUndo,
     RoundNotFound,
@@ -41,6 +42,7 @@ from .parsing import (
     parse_version,
     validate_players,
 )
+from .people import sync_book
 from .sheetview import load_rules
 
 GAME_ID = re.compile(r"[0-9a-z]{1,16}")
@@ -111,7 +113,16 @@ def create_game(players: Any, raw_rules: Any) -> tuple[Game, str]:
     )
     db.session.add(game)
     try:
+        db.session.flush()  # gives the game its id, which its seats name
+        sync_book(game)
         db.session.commit()
+    except IntegrityError:
+        # Only a person's name can clash: another phone added the same new name just now.
+        db.session.rollback()
+        raise BookChanged(
+            "Another phone added one of these players to the book at the same moment; the game "
+            "was not started. Start it again."
+        ) from None
     except OperationalError as error:
         rollback_quietly()
         raise StorageTrouble(error) from None
@@ -127,6 +138,7 @@ def _commit(game: Game) -> None:
     """Commit a write, turning a lost race with another device into a 409."""
     game.updated_at = utc_now()
     try:
+        sync_book(game)
         db.session.commit()
     except StaleDataError:
         db.session.rollback()
@@ -268,7 +280,7 @@ def next_undo(game: Game) -> Change | None:
     """The change "Undo" would take back: the most recent one not yet undone."""
     return db.session.scalars(
         game.changes.select()
-        .where(Change.kind != "undo", Change.undone.is_(False))
+        .where(Change.kind.in_(("round", "rules")), Change.undone.is_(False))
         .order_by(Change.id.desc())
         .limit(1)
     ).first()

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import access, parsing, ruleform, service
+from . import access, parsing, people, ruleform, service
 from .errors import ServiceError, ValidationFailed
 from .views import bp
 
@@ -65,6 +65,7 @@ def render_new(
     except ValidationFailed:
         raw_rules = {"preset": values.get("preset", "standard")}
     players = len(players_from_form()) if request.form else 4
+    seated = {people.name_key(value) for key, value in values.items() if key.startswith("player-")}
     return render_template(
         "games/new.html",
         values=values,
@@ -74,6 +75,9 @@ def render_new(
         extra_player_inputs=EXTRA_PLAYER_INPUTS,
         max_name_length=parsing.MAX_NAME_LENGTH,
         preview=setup_preview(raw_rules, players),
+        known_people=people.list_people(),
+        seated=seated,
+        name_key=people.name_key,
     ), status
 
 
@@ -89,6 +93,8 @@ def create() -> BaseResponse | tuple[str, int]:
     values = {key: value for key, value in request.form.items() if key != "csrf_token"}
     if request.form.get("action") == "preview":
         return render_new(values, {})
+    if "add" in request.form:
+        return add_known_person(values, request.form["add"])
     raw_names = players_from_form()
     try:
         raw_rules = ruleform.rules_from_form(request.form)
@@ -99,6 +105,19 @@ def create() -> BaseResponse | tuple[str, int]:
     access.remember_token(game.id, token)
     flash("Game started. Share the view link so others can follow the scores.")
     return redirect(url_for("games.sheet", game_id=game.id))
+
+
+def add_known_person(values: dict[str, str], name: str) -> tuple[str, int]:
+    """Put a person picked from the book in the first empty seat (the page without script)."""
+    values.pop("add", None)
+    seats = [f"player-{seat}" for seat in range(PLAYER_INPUTS + EXTRA_PLAYER_INPUTS)]
+    if any(people.name_key(values.get(seat, "")) == people.name_key(name) for seat in seats):
+        return render_new(values, {})
+    empty = next((seat for seat in seats if not values.get(seat, "").strip()), None)
+    if empty is None:
+        return render_new(values, {"players": "Every seat is taken; clear one to add someone."})
+    values[empty] = name
+    return render_new(values, {})
 
 
 @bp.get("/new/deal")

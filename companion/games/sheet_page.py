@@ -16,7 +16,7 @@ from ..links import public_url
 # The kept rulings are the referee's; the sheet lists them, so it asks the referee's service.
 from ..referee.kept import kept_rulings
 from ..rules import Rules, max_hand_points, schedule
-from . import access, export, merging, parsing, ruleform, service, sheetview
+from . import access, export, holder, merging, parsing, ruleform, service, sheetview
 from .errors import NothingToUndo, RoundRefused, StaleVersion, ValidationFailed
 from .history import undo_words
 from .models import Game
@@ -52,6 +52,7 @@ def render_sheet(
         form_values = round_form_values(view, form_round)
     token = access.token_for(game) if editable else None
     show_all = request.args.get("history") == "all"
+    held = holder.held_player(game)
     return render_template(
         "games/sheet.html",
         view=view,
@@ -72,6 +73,8 @@ def render_sheet(
         photo_reading=editable and photos.reading_available(),
         max_upload_bytes=current_app.config.get("MAX_CONTENT_LENGTH") or "",
         kept=kept_rulings(game.id),
+        held=held,
+        form_seats=holder.seats_holder_first(view.players, held),
     ), status
 
 

@@ -91,9 +91,9 @@ def apply_reading(
     reading: TableReading,
     owners: Sequence[str],
 ) -> None:
-    """Fill the form's ``values`` from the photo: the engine, and each train's end and open
-    double by its owner; a seat or Mexican Train no chain was read for is not started.
-    Markers are not read from photos, so they stay as the player set them. ``owners-was``
+    """Fill the form's ``values`` from the photo: the engine, and each train's end, open
+    double and marker by its owner; a seat or Mexican Train no chain was read for is not
+    started. A marker the photo could not tell stays as the player set it. ``owners-was``
     records the owners used, so the next request knows whether the player changed one."""
     if reading.engine is not None and reading.engine <= set_max:
         values["engine"] = str(reading.engine)
@@ -113,9 +113,40 @@ def apply_reading(
                 values[f"open-{row.key}"] = "on"
             else:
                 values.pop(f"open-{row.key}", None)
+        if row.owner is not None and train is not None and train.marker is not None:
+            if train.marker:
+                values[f"marker-{row.key}"] = "on"
+            else:
+                values.pop(f"marker-{row.key}", None)
     values["owners-was"] = " ".join(owners)
     for index, owner in enumerate(owners):
         values[f"owner-{index}"] = owner
+
+
+def marker_note(reading: TableReading, owners: Sequence[str], rows: Sequence[TrainRow]) -> str:
+    """What the photo said of the seats' markers, in a sentence or two ("" if nothing)."""
+    names = {row.key: row.name for row in rows if row.owner is not None}
+    seen, unknown = [], []
+    for owner, train in zip(owners, reading.trains, strict=True):
+        if owner not in names:
+            continue
+        if train.marker:
+            seen.append(f"{names[owner]}'s")
+        elif train.marker is None:
+            unknown.append(f"{names[owner]}'s")
+    said = []
+    if seen:
+        said.append(f"A marker was seen on {_listed(seen)} train{'s' if len(seen) > 1 else ''}.")
+    if unknown:
+        said.append(
+            f"Tick the marker of {_listed(unknown)} train{'s' if len(unknown) > 1 else ''}"
+            " yourself if there is one: the photo could not tell."
+        )
+    return " ".join(said)
+
+
+def _listed(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def chosen_owners(

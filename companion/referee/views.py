@@ -464,9 +464,11 @@ def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, in
         # The session was let go during the read: the game is read again to keep the position.
         last_table.remember(service.get_game(table.game.id), form.values, rows)
     count = len(reading.trains)
+    markers = table_photo.marker_note(reading, owners, rows)
     flash(
         f"Read {count} train{'' if count == 1 else 's'} from the photo: say whose one train is "
         "and the others follow in seat order; check the ends before asking."
+        + (f" {markers}" if markers else "")
     )
     return render_page(table, ask, form, photo_read="table")
 

@@ -56,3 +56,34 @@ if (setup && presetData) {
   setup.addEventListener("change", function () { relabel(); refresh(); });
 }
 
+
+/* Setup: tapping someone from the book fills the next empty seat without reloading the page;
+   a person already in a seat can't be tapped again (clear their box to free them). */
+if (setup) {
+  var chips = setup.querySelectorAll(".person-chip");
+  var seatInputs = function () {
+    return Array.prototype.slice.call(setup.querySelectorAll("input[name^='player-']"));
+  };
+  var key = function (name) { return name.trim().replace(/\s+/g, " ").toLowerCase(); };
+  var markSeated = function () {
+    var seated = {};
+    seatInputs().forEach(function (input) { if (input.value.trim()) seated[key(input.value)] = true; });
+    chips.forEach(function (chip) { chip.disabled = Boolean(seated[key(chip.dataset.person)]); });
+  };
+  chips.forEach(function (chip) {
+    chip.addEventListener("click", function (event) {
+      var empty = seatInputs().find(function (input) { return !input.value.trim(); });
+      if (!empty) return;  // the server says every seat is taken
+      event.preventDefault();
+      var more = empty.closest("details");
+      if (more) more.open = true;
+      empty.value = chip.dataset.person;
+      empty.dispatchEvent(new Event("input", {bubbles: true}));
+      markSeated();
+      // The tapped button is now disabled: keep focus on the next person to pick, if any.
+      var nextChip = Array.prototype.find.call(chips, function (other) { return !other.disabled; });
+      (nextChip || empty).focus();
+    });
+  });
+  setup.addEventListener("input", markSeated);
+}

@@ -10,7 +10,7 @@ function pointsBoxOf(element) {
 }
 function playerOf(element) {
   var legend = element.closest("fieldset").querySelector("legend");
-  return legend ? legend.textContent.trim() : "This player";
+  return legend ? (legend.dataset.name || legend.textContent.trim()) : "This player";
 }
 function syncWentOut(box) {
   var points = pointsBoxOf(box);

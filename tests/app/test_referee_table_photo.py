@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import math
 import re
 from typing import Any
@@ -172,7 +173,7 @@ def test_a_table_photo_fills_each_trains_end_in_seat_order(
     assert fields["seat"] == "2"  # what was entered before the photo is kept
     assert not any(key.startswith("marker-") for key in fields)
     text = page_text(response.data)
-    assert "Markers: tap to set" in text
+    assert "where the photo could not tell, tick “Marker” there yourself" in text
     assert "Train 3 ends in 3 (check it: a tile is unsure)" in text
     assert "Train 2 ends in 9, an open double" in text
     body = response.data.decode()
@@ -182,6 +183,31 @@ def test_a_table_photo_fills_each_trains_end_in_seat_order(
     assert body.count('class="open-double"') == 1
     assert body.count('class="read-tile unsure"') == 1
     assert stubbed_reader == [0]  # no database connection held while the photo was read
+
+
+def test_markers_seen_on_the_photo_are_ticked_and_unknown_ones_left_to_the_player(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, stubbed_reader: list[int]
+) -> None:
+    from vision.markers import with_markers
+
+    # In LAID's order: up (Cy's, seen), down (Ann's, not known), right, left, down-right.
+    marked = with_markers(stub_layout(), (True, None, False, False, True))
+    monkeypatch.setattr(photos, "table_layout", lambda data, set_max: (*SIZE, marked))
+    game = make_game(client)
+    response = send_table_photo(client, game, **{"marker-0": "on", "marker-3": "on"})
+    assert response.status_code == 200
+    fields = form_fields(response.data)
+    # Cy's marker seen; Ann's as the player had it; Bea's and Dee's starts seen bare.
+    assert {key for key in fields if key.startswith("marker-")} == {"marker-0", "marker-2"}
+    text = page_text(response.data)
+    assert "A marker was seen on Cy's train." in text
+    assert "Tick the marker of Ann's train yourself if there is one" in text
+    assert "Train 3 ends in 3, a marker beside it" in text
+    assert "Train 1 ends in 5 (a marker? the photo could not tell)" in text
+    # Drawn on the photo too, and kept in the reading the page sends back.
+    assert "3: 3, marker" in response.data.decode()
+    again = photos.TableReading.from_json(json.loads(fields["table-read"]))
+    assert [train.marker for train in again.trains] == [None, False, True, False, True]
 
 
 def test_setting_one_trains_owner_moves_the_others_round_the_table(
@@ -353,9 +379,9 @@ def test_the_trains_labels_on_a_crowded_table_do_not_cover_each_other() -> None:
     from companion.photo_overlay import _em_width, build_table_overlay
 
     reading = photos.table_reading(SIZE[0], SIZE[1], stub_layout())
-    trains = [(t.tiles, t.end, t.open_double, t.unsure) for t in reading.trains]
+    trains = [(t.tiles, t.end, t.open_double, t.unsure, t.marker) for t in reading.trains]
     # Every train cut to its first tile: all the labels crowd round the hub.
-    crowded = [(tiles[:1], end, open_double, unsure) for tiles, end, open_double, unsure in trains]
+    crowded = [(tiles[:1], *rest) for tiles, *rest in trains]
     overlay = build_table_overlay(SIZE, reading.tiles, HUB, 0, crowded, photos.CHECK_BELOW)
     font = overlay.font_size
     boxes = [

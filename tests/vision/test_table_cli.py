@@ -79,10 +79,13 @@ LENGTH = 90.0  # a drawn tile's long side in pixels
 
 
 def _radial_table(
-    tmp_path: Path, engine: int, trains: Sequence[Sequence[tuple[int, int]]]
+    tmp_path: Path,
+    engine: int,
+    trains: Sequence[Sequence[tuple[int, int]]],
+    marker_on: int | None = None,
 ) -> tuple[Path, list[np.ndarray], list[tuple[int, int]]]:
-    """A drawn photo of an engine with straight trains round it; the outlines and pips of
-    every tile, the engine first."""
+    """A drawn photo of an engine with straight trains round it (a coin beside the start of
+    train ``marker_on``); the outlines and pips of every tile, the engine first."""
     image = green_table(900, 1200)
     centre = (600.0, 450.0)
     short = LENGTH / 2
@@ -92,6 +95,15 @@ def _radial_table(
         angle = 2 * math.pi * k / len(trains)
         ux, uy = math.cos(angle), math.sin(angle)
         reach = 2.2 * short
+        if k == marker_on:
+            beside = (reach + LENGTH / 2, 1.45 * short)
+            coin = (
+                centre[0] + ux * beside[0] - uy * beside[1],
+                centre[1] + uy * beside[0] + ux * beside[1],
+            )
+            cv2.circle(
+                image, (round(coin[0]), round(coin[1])), round(0.45 * short), (40, 140, 200), -1
+            )
         for tile in train:
             middle = reach + LENGTH / 2
             outlines.append(
@@ -117,6 +129,21 @@ def _pips_of(line: dict[str, object]) -> list[tuple[int, int]]:
     tiles = line["tiles"]
     assert isinstance(tiles, list)
     return [(tile["pips"][0], tile["pips"][1]) for tile in tiles]
+
+
+def test_a_marker_beside_a_trains_start_is_reported_on_that_train(tmp_path: Path) -> None:
+    path, outlines, pips = _radial_table(tmp_path, 9, TRAINS, marker_on=1)
+    reads = [FakeRead((max(p), min(p)), 0.97, 0.99) for p in pips]
+    reader = HandReader(
+        ModelSet(half_reader=FakeHalfReader(reads), tile_finder=FakeFinder(outlines))
+    )
+    status, (line,) = _run(["table", str(path)], reader)
+    assert status == 0
+    shown = _pips_of(line)
+    trains = line["trains"]
+    assert isinstance(trains, list)
+    marked = {shown[train["tiles"][0]]: train["marker"] for train in trains}
+    assert marked == {(9, 4): False, (9, 7): True, (9, 2): False}
 
 
 def test_a_table_photo_gives_its_hub_trains_and_free_ends(tmp_path: Path) -> None:
@@ -145,7 +172,7 @@ def test_a_table_photo_gives_its_hub_trains_and_free_ends(tmp_path: Path) -> Non
         ([(9, 4), (4, 1)], 1, False),
         ([(9, 7)], 7, False),
     ]
-    assert all(train["marker"] is None for train in trains)
+    assert all(train["marker"] is False for train in trains)  # the table is bare round them
     assert line["open_ends"] == [1, 2, 7]
     assert line["loose"] == [] and line["face_down"] == 0
 

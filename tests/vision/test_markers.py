@@ -1,0 +1,147 @@
+"""Train markers found beside a train's start on drawn tables (no model)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.markers import train_markers, with_markers
+from vision.table import Hub, TableLayout, Train
+from vision.types import DetectedTile
+
+SHORT = 30  # a tile's short side in pixels
+CENTRE = (400, 400)
+HEADINGS = (0.0, 90.0, 180.0, 270.0)  # four trains round the hub, degrees
+
+
+def _tile_outline(heading: float, step: int) -> tuple[tuple[int, int], ...]:
+    """The outline of a train's ``step``-th tile going out from the hub at ``heading``."""
+    along = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
+    across = np.array([-along[1], along[0]])
+    inner = np.array(CENTRE, float) + along * (2.5 * SHORT + step * 2 * SHORT)
+    corners = [
+        inner - across * SHORT / 2,
+        inner + along * 2 * SHORT - across * SHORT / 2,
+        inner + along * 2 * SHORT + across * SHORT / 2,
+        inner + across * SHORT / 2,
+    ]
+    return tuple((int(round(x)), int(round(y))) for x, y in corners)
+
+
+def _table(
+    background: np.ndarray, hub: bool = True, headings: tuple[float, ...] = HEADINGS
+) -> tuple[np.ndarray, TableLayout, list[tuple[tuple[int, int], ...]]]:
+    image = background.copy()
+    tiles: list[DetectedTile] = []
+    trains: list[Train] = []
+    firsts = []
+    for heading in headings:
+        members = []
+        for step in range(3):
+            outline = _tile_outline(heading, step)
+            cv2.fillConvexPoly(image, np.array(outline, np.int32), (235, 235, 235))
+            members.append(len(tiles))
+            tiles.append(DetectedTile(pips=(3, 3), confidence=0.95, corners=outline))
+        firsts.append(tiles[members[0]].corners)
+        trains.append(Train(tiles=tuple(members), end=3, open_double=False, confidence=0.95))
+    layout = TableLayout(
+        tiles=tuple(tiles),
+        hub=Hub(None, CENTRE) if hub else None,
+        trains=tuple(trains),
+        open_ends=(3,) * len(trains),
+        loose=(),
+        unsure=(),
+        mended=(),
+    )
+    return image, layout, firsts
+
+
+def _beside(first: tuple[tuple[int, int], ...], heading: float) -> tuple[int, int]:
+    """A spot 1.45 short sides to the side of a first tile's middle."""
+    middle = np.mean(np.array(first, float), axis=0)
+    across = np.array([-math.sin(math.radians(heading)), math.cos(math.radians(heading))])
+    x, y = middle + across * 1.45 * SHORT
+    return int(round(x)), int(round(y))
+
+
+def _plain(colour: tuple[int, int, int] = (40, 90, 40)) -> np.ndarray:
+    return np.full((800, 800, 3), colour, np.uint8)
+
+
+def _checked() -> np.ndarray:
+    """A cloth of two colours in squares three short sides wide."""
+    image = _plain((60, 110, 60))
+    square = 3 * SHORT
+    for row in range(0, 800, square):
+        for col in range(0, 800, square):
+            if (row // square + col // square) % 2:
+                image[row : row + square, col : col + square] = (20, 30, 20)
+    return image
+
+
+def test_a_coin_beside_one_train_marks_that_train_only() -> None:
+    image, layout, firsts = _table(_plain())
+    cv2.circle(image, _beside(firsts[1], HEADINGS[1]), int(0.5 * SHORT), (40, 140, 190), -1)
+    assert train_markers(image, 1.0, layout) == (False, True, False, False)
+
+
+def test_a_toy_train_counts_as_well_as_a_coin() -> None:
+    image, layout, firsts = _table(_plain())
+    x, y = _beside(firsts[2], HEADINGS[2])
+    cv2.rectangle(image, (x - 20, y - 9), (x + 20, y + 9), (30, 30, 200), -1)
+    assert train_markers(image, 1.0, layout)[2] is True
+
+
+def test_a_plain_table_has_no_markers_at_any_scale() -> None:
+    image, layout, _ = _table(_plain())
+    half = cv2.resize(image, (400, 400), interpolation=cv2.INTER_AREA)
+    assert train_markers(image, 1.0, layout) == (False,) * 4
+    assert train_markers(half, 0.5, layout) == (False,) * 4
+
+
+def test_a_checked_cloth_is_not_taken_for_markers() -> None:
+    image, layout, _ = _table(_checked())
+    assert True not in train_markers(image, 1.0, layout)
+
+
+def test_a_faint_marker_is_asked_about_not_called_absent() -> None:
+    image, layout, firsts = _table(_plain((150, 150, 150)))
+    cv2.circle(image, _beside(firsts[0], HEADINGS[0]), int(0.5 * SHORT), (163, 163, 163), -1)
+    assert train_markers(image, 1.0, layout)[0] is None
+
+
+def test_a_marker_midway_between_two_trains_is_asked_about() -> None:
+    # Round a bare engine the trains lie closer: here two of them an eighth of a turn apart.
+    image, layout, firsts = _table(_plain(), headings=(0.0, 45.0, 180.0, 270.0))
+    a = np.mean(np.array(firsts[0], float), axis=0)
+    b = np.mean(np.array(firsts[1], float), axis=0)
+    x, y = (a + b) / 2
+    cv2.circle(image, (int(x), int(y)), int(0.5 * SHORT), (40, 140, 190), -1)
+    found = train_markers(image, 1.0, layout)
+    assert found[0] is None and found[1] is None
+
+
+def test_without_a_hub_nobody_has_a_marker_to_find() -> None:
+    image, layout, firsts = _table(_plain(), hub=False)
+    cv2.circle(image, _beside(firsts[1], HEADINGS[1]), int(0.5 * SHORT), (40, 140, 190), -1)
+    assert train_markers(image, 1.0, layout) == (None,) * 4
+
+
+def test_markers_are_set_on_the_layouts_trains() -> None:
+    _, layout, _ = _table(_plain())
+    marked = with_markers(layout, (True, None, False, False))
+    assert [train.marker for train in marked.trains] == [True, None, False, False]
+    assert [train.tiles for train in marked.trains] == [train.tiles for train in layout.trains]
+
+
+@pytest.mark.parametrize("heading_index", range(4))
+def test_the_marker_is_found_whichever_way_the_train_points(heading_index: int) -> None:
+    image, layout, firsts = _table(_plain())
+    heading = HEADINGS[heading_index]
+    cv2.circle(image, _beside(firsts[heading_index], heading), int(0.45 * SHORT), (200, 60, 60), -1)
+    found = train_markers(image, 1.0, layout)
+    assert found[heading_index] is True
+    assert sum(1 for value in found if value) == 1

@@ -1,0 +1,251 @@
+"""Train markers: is something that is not a tile lying beside a train's first tiles?
+
+Players mark a train open to everyone with a small object (a toy train, a coin, a plastic
+marker) laid beside the train where it leaves the hub. Seen from above, that is a compact blob
+of a colour unlike the table, off every tile and off the hub. Pure image arithmetic on the
+photo and the tiles already read (no model), measured in the first tile's short side so the
+photo's scale does not matter:
+
+    train_markers(pixels, scale, layout) -> one of True / False / None per train
+
+True: a blob as big as a coin is there. False: the table beside the train's start is plain.
+None: something smaller or fainter is there, or the train was not seen to start at the hub;
+the app then asks the player. Without a hub (block dominoes) nobody has a train marker and
+None is given: the question does not arise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.table import TableLayout
+
+BAND = (0.75, 2.4)
+"""How far from the first tiles' middle line a marker is looked for, in short sides: clear of
+the tile's own edge (half a short side out) and of the next train over."""
+ALONG = (-0.4, 1.6)
+"""Where along the train, in the first tile's long sides from its inner end."""
+SURROUND = 3.6
+"""The table's own colour is taken from round the band out to this many short sides."""
+OFF_TILES = 0.2
+"""Pixels this close to any tile (short sides) are never part of a marker: shadows, glare."""
+DIFFERENT = 22.0
+"""A pixel differs from the table when its CIELAB colour lies this far from the table's."""
+SEEN_AREA = 0.3
+"""A blob of at least this many square short sides is a marker (a coin is about 0.8, the
+smallest plastic marker 0.45, after the strip kept clear of the tiles)."""
+FAINT = 9.0
+"""A blob this far from the table's colours, as big as a marker, is too faint to call a marker
+and too big to call the table plain."""
+UNSURE_AREA = 0.12
+"""A blob from this size up to SEEN_AREA may be one: the player is asked."""
+SHARED = 1.5
+"""A blob no nearer this train's first tile than SHARED times its distance to another train's
+lies between the two: whose marker it is, the player says."""
+SOLID = 0.75
+"""The least solidity (area over convex hull) of a marker seen."""
+LARGEST_AREA = 3.0
+"""No marker covers more than this many square short sides (a toy train about 1)."""
+TABLE_COLOURS = 3
+KMEANS_PP = cv2.KMEANS_PP_CENTERS
+"""The table's main colours: a cloth's two, its shading, a wood's grain."""
+
+
+def train_markers(
+    pixels: NDArray[np.uint8], scale: float, layout: TableLayout
+) -> tuple[bool | None, ...]:
+    """For each of ``layout``'s trains, whether a marker lies beside its start.
+
+    ``pixels`` is the photo as decoded (BGR), ``scale`` its size relative to the photo pixels
+    the layout's tiles are given in."""
+    if layout.hub is None:
+        return tuple(None for _ in layout.trains)
+    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).astype(np.float32)
+    height, width = pixels.shape[:2]
+    outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
+    hub = np.asarray(layout.hub.centre, np.float32) * scale
+    firsts = [outlines[train.tiles[0]] for train in layout.trains]
+    seen: list[bool | None] = []
+    for index, first in enumerate(firsts):
+        short = _short_side(first)
+        if short < 3 or not _starts_at_hub(first, hub, short):
+            seen.append(None)
+            continue
+        others = [other for position, other in enumerate(firsts) if position != index]
+        seen.append(_marker_beside(lab, (height, width), first, hub, outlines, others, short))
+    return tuple(seen)
+
+
+def _solidity(blob: NDArray[np.bool_]) -> float:
+    """The blob's area over its convex hull's: a marker is a compact thing, a table's pattern
+    straggles."""
+    points = cv2.findNonZero(blob.astype(np.uint8))
+    if points is None:
+        return 0.0
+    hull = cv2.contourArea(cv2.convexHull(points))
+    return float(blob.sum()) / max(hull, 1.0)
+
+
+def _distance_to_tile(point: NDArray[np.float32], outline: NDArray[np.float32]) -> float:
+    contour = outline.reshape(-1, 1, 2).astype(np.float32)
+    inside = cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), True)
+    return max(0.0, -float(inside))
+
+
+def _short_side(outline: NDArray[np.float32]) -> float:
+    edges = np.linalg.norm(np.roll(outline, -1, axis=0) - outline, axis=1)
+    return float(np.sort(edges)[:2].mean())
+
+
+def _starts_at_hub(outline: NDArray[np.float32], hub: NDArray[np.float32], short: float) -> bool:
+    """Whether the tile's near end lies within a plastic hub's reach of the hub's centre."""
+    return float(np.linalg.norm(outline.mean(axis=0) - hub)) < 6.0 * short
+
+
+def _axes(
+    outline: NDArray[np.float32], hub: NDArray[np.float32]
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.float32], float]:
+    """The tile's inner end's middle, the unit vector out along it, the one across, its length."""
+    edges = np.roll(outline, -1, axis=0) - outline
+    longest = int(np.argmax(np.linalg.norm(edges, axis=1)))
+    along = edges[longest] / max(float(np.linalg.norm(edges[longest])), 1e-6)
+    centre = outline.mean(axis=0)
+    if float(np.dot(centre - hub, along)) < 0:
+        along = -along
+    across = np.array([-along[1], along[0]], np.float32)
+    length = float(np.linalg.norm(edges[longest]))
+    inner = centre - along * length / 2
+    return inner.astype(np.float32), along.astype(np.float32), across, length
+
+
+def _marker_beside(
+    lab: NDArray[np.float32],
+    size: tuple[int, int],
+    first: NDArray[np.float32],
+    hub: NDArray[np.float32],
+    outlines: Sequence[NDArray[np.float32]],
+    others: Sequence[NDArray[np.float32]],
+    short: float,
+) -> bool | None:
+    inner, along, across, length = _axes(first, hub)
+    # Work in a window round the train's start only.
+    reach = SURROUND * short + ALONG[1] * length
+    left = int(max(0, inner[0] - reach))
+    top = int(max(0, inner[1] - reach))
+    right = int(min(size[1], inner[0] + reach + 1))
+    bottom = int(min(size[0], inner[1] + reach + 1))
+    if right - left < 4 or bottom - top < 4:
+        return None
+    window = lab[top:bottom, left:right]
+    ys, xs = np.mgrid[top:bottom, left:right].astype(np.float32)
+    rel_x, rel_y = xs - inner[0], ys - inner[1]
+    a = (rel_x * along[0] + rel_y * along[1]) / length
+    b = np.abs(rel_x * across[0] + rel_y * across[1]) / short
+
+    clear = np.ones(window.shape[:2], np.uint8)
+    grow = max(1, int(round(OFF_TILES * short)))
+    for outline in outlines:
+        shifted = np.round(outline - np.array([left, top], np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(clear, shifted, 0)
+    kept_off = cv2.erode(clear, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
+    # The hub: everything nearer its centre than the train's inner end (plus a little).
+    hub_radius = float(np.linalg.norm(inner - hub)) + 0.3 * short
+    off_hub = np.hypot(xs - hub[0], ys - hub[1]) > hub_radius
+    usable = (np.asarray(kept_off) > 0) & off_hub
+
+    in_band = (a >= ALONG[0]) & (a <= ALONG[1]) & (b >= BAND[0]) & (b <= BAND[1]) & usable
+    around = (b > BAND[1]) & (b <= SURROUND) & (a >= ALONG[0] - 1) & (a <= ALONG[1] + 1) & usable
+    if int(in_band.sum()) < 0.5 * short * short or int(around.sum()) < short * short:
+        return None
+    distance = _distance_from_table(window, window[around])
+    place = (usable, in_band, (left, top), first, others, short)
+    strong = _blobs_verdict(distance > DIFFERENT, *place)
+    if strong is not False:
+        return strong
+    # Nothing stands out; something faint as big as a marker (a silver coin on a grey table)
+    # still makes the plain answer unsafe.
+    faint = _blobs_verdict(distance > FAINT, *place)
+    return None if faint is not False else False
+
+
+def _blobs_verdict(
+    differs_mask: NDArray[np.bool_],
+    usable: NDArray[np.bool_],
+    in_band: NDArray[np.bool_],
+    offset: tuple[int, int],
+    first: NDArray[np.float32],
+    others: Sequence[NDArray[np.float32]],
+    short: float,
+) -> bool | None:
+    """True for a marker-sized blob of differing pixels beside this train; None for one that
+    may be a marker; False for none."""
+    # Table grain, veins and the seams of a patterned cloth are thinner than any marker: an
+    # opening wipes them out.
+    thin = max(1, int(round(0.12 * short)))
+    differs = cv2.morphologyEx(
+        (differs_mask & usable).astype(np.uint8),
+        cv2.MORPH_OPEN,
+        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * thin + 1,) * 2),
+    )
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(differs, connectivity=8)
+    unit = short * short
+    verdict: bool | None = False
+    for index in range(1, count):
+        blob = labels == index
+        inside = int((blob & in_band).sum()) / unit
+        if inside < UNSURE_AREA:
+            continue
+        centre = (centroids[index] + np.array(offset)).astype(np.float32)
+        mine = _distance_to_tile(centre, first)
+        nearest_other = min((_distance_to_tile(centre, other) for other in others), default=1e9)
+        if nearest_other < mine:
+            if mine <= SHARED * nearest_other:
+                verdict = None  # between the two: whose it is, the player says
+            continue  # the other train's marker
+        whole = int(stats[index, cv2.CC_STAT_AREA]) / unit
+        if whole > LARGEST_AREA:
+            # Part of something far bigger than a marker (a patch of the table's pattern the
+            # table's colours missed, a bag of tiles): no telling what lies on it.
+            verdict = None
+            continue
+        if (
+            inside >= SEEN_AREA
+            and inside >= 0.5 * whole
+            and nearest_other > SHARED * mine
+            and _solidity(blob) >= SOLID
+        ):
+            return True
+        verdict = None
+    return verdict
+
+
+def _distance_from_table(
+    window: NDArray[np.float32], table: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """Each pixel's CIELAB distance from the nearest of the table's main colours (a patterned
+    or grained table has several), found by k-means on pixels of the table round the band."""
+    rng = np.random.default_rng(0)
+    sample = table if len(table) <= 4000 else table[rng.choice(len(table), 4000, replace=False)]
+    colours = min(TABLE_COLOURS, len(sample))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)
+    labels = np.zeros((len(sample), 1), np.int32)
+    _, _, found = cv2.kmeans(
+        np.ascontiguousarray(sample, np.float32), colours, labels, criteria, 2, KMEANS_PP
+    )
+    centres = np.asarray(found, np.float32).reshape(1, -1, 3)
+    nearest = np.linalg.norm(window.reshape(-1, 1, 3) - centres, axis=2).min(axis=1)
+    return np.asarray(nearest.reshape(window.shape[:2]), np.float32)
+
+
+def with_markers(layout: TableLayout, markers: Sequence[bool | None]) -> TableLayout:
+    """``layout`` with each train's marker set."""
+    trains = tuple(
+        replace(train, marker=marker) for train, marker in zip(layout.trains, markers, strict=True)
+    )
+    return replace(layout, trains=trains)

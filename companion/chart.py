@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from markupsafe import Markup, escape
 
@@ -60,16 +60,7 @@ def cumulative_chart(
         '<title id="chart-title">Running totals after each round (lower is better); '
         "the table above has the same numbers.</title>",
     ]
-    for value in ticks:
-        y = y_at(value)
-        parts.append(
-            f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
-            'class="grid"/>'
-        )
-        parts.append(
-            f'<text x="{PAD_LEFT - 4}" y="{y + 4:.1f}" class="tick" '
-            f'text-anchor="end">{value}</text>'
-        )
+    parts.extend(_grid(ticks, y_at))
     for index in range(rounds):
         if rounds <= 13 or index % 2 == 0:
             parts.append(
@@ -119,16 +110,7 @@ def game_totals_chart(name: str, totals: Sequence[int], won: Sequence[bool]) -> 
         f"{len(totals)} finished games, oldest first (lower is better); filled dots are the "
         f"{wins} games won.</title>",
     ]
-    for value in ticks:
-        y = y_at(value)
-        parts.append(
-            f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
-            'class="grid"/>'
-        )
-        parts.append(
-            f'<text x="{PAD_LEFT - 4}" y="{y + 4:.1f}" class="tick" '
-            f'text-anchor="end">{value}</text>'
-        )
+    parts.extend(_grid(ticks, y_at))
     step = max(1, -(-len(totals) // 8))
     for index in range(0, len(totals), step):
         parts.append(
@@ -148,3 +130,19 @@ def game_totals_chart(name: str, totals: Sequence[int], won: Sequence[bool]) -> 
             )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _grid(ticks: Sequence[int], y_at: Callable[[int], float]) -> list[str]:
+    """A chart's horizontal grid lines, each labelled with its value on the left."""
+    lines = []
+    for value in ticks:
+        y = y_at(value)
+        lines.append(
+            f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+            'class="grid"/>'
+        )
+        lines.append(
+            f'<text x="{PAD_LEFT - 4}" y="{y + 4:.1f}" class="tick" '
+            f'text-anchor="end">{value}</text>'
+        )
+    return lines

@@ -354,6 +354,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="without reading photos with few tiles found again",
     )
     parser.add_argument(
+        "--face-down-model",
+        type=Path,
+        default=DEFAULT_FACE_DOWN_MODEL,
+        help="the face-down check (default: the app's)",
+    )
+    parser.add_argument(
         "--no-face-down-check",
         action="store_true",
         help="without the face-down check (printed backs may then count as tiles)",
@@ -385,7 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader_model=args.reader_model,
         second_look=not args.first_look_only,
         close_up_model=None if args.no_close_up else args.close_up_model,
-        face_down_model=None if args.no_face_down_check else DEFAULT_FACE_DOWN_MODEL,
+        face_down_model=None if args.no_face_down_check else args.face_down_model,
         fitter_model=None if args.no_outline_fitter else args.fitter_model,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))

@@ -1,10 +1,13 @@
 """Score the pipeline on the labelled real-photo corpus, per source and per kind of scene.
 
     python -m training.score_real [--photos training/data/real_photos] [--verbose]
+    python -m training.score_real --fold boards --face-down CANDIDATE.onnx   # held-out fold
 
 Every settled photo of training/data/real_photos.json (see training.real_photos) is read as
 the app reads it: the game's set known (--set-max from the photo's set), the committed
-models. No model has been trained on these photos, so every source is held out here. A tile
+models, or a candidate in place of one (--face-down, --halves). --fold reads only one fold's
+sources (training.real_folds): a candidate trained without that fold meets them for the first
+time. A tile
 the frame cuts may be reported or not (neither is an error); a missed tile counts as hinted
 when the photo shows at least one "not counted — a tile?" shape.
 """
@@ -20,11 +23,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from training.real_folds import FOLD_NAMES, fold_of, parse_fold
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
 from vision.decode import PhotoError
 from vision.finder import TileFinder
-from vision.models import ModelSet
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
+from vision.types import HandReading
 
 Pair = tuple[int, int]
 SET_MAX = {"double-6": 6, "double-9": 9, "double-12": 12, "double-15": 15}
@@ -100,11 +105,18 @@ def score_photo(reader: HandReader, entry: dict[str, Any], photos: Path) -> Phot
     path = photos / entry["file"]
     if label is None or not path.is_file():
         return None
-    truth: Counter[Pair] = Counter((max(a, b), min(a, b)) for a, b in label["tiles"])
     try:
         reading = reader.read(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
     except PhotoError:
         reading = None
+    return score_reading(entry, reading)
+
+
+def score_reading(entry: dict[str, Any], reading: HandReading | None) -> PhotoScore:
+    """How a settled photo's reading (None: the photo could not be read) fares against its
+    label."""
+    label = entry["label"]
+    truth: Counter[Pair] = Counter((max(a, b), min(a, b)) for a, b in label["tiles"])
     got: Counter[Pair] = Counter(reading.pip_pairs) if reading else Counter()
     right = (truth & got).total()
     extra = forgiven(got - truth, label.get("cut_by_frame") or [])
@@ -133,8 +145,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-fine-look", action="store_true", help="read as before the fine look for small tiles"
     )
+    parser.add_argument(
+        "--fold",
+        type=parse_fold,
+        help=f"read only this fold's photos ({', '.join(FOLD_NAMES)}; short: boards, karthik, "
+        "webcam, others)",
+    )
+    parser.add_argument("--face-down", type=Path, help="this face-down check instead")
+    parser.add_argument("--halves", type=Path, help="this half reader instead")
     args = parser.parse_args(argv)
-    models = ModelSet.load()
+    paths = ModelPaths()
+    if args.face_down:
+        paths = replace(paths, face_down_check=args.face_down)
+    if args.halves:
+        paths = replace(paths, half_reader=args.halves)
+    models = ModelSet.load(paths)
     if args.no_fine_look:
         models = replace(models, tile_finder=TileFinder(fine_look=False))
     reader = HandReader(models)
@@ -143,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = Tally()
     scores: list[PhotoScore] = []
     for entry in load_manifest(args.manifest):
+        if args.fold and fold_of(entry["source_repo"]) != args.fold:
+            continue
         score = score_photo(reader, entry, args.photos)
         if score is None:
             continue

@@ -15,7 +15,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Rules, Tile, full_set
+from ..rules import (
+    END,
+    MEXICAN,
+    MEXICAN2,
+    REMOVE_MARKER,
+    Action,
+    Draw,
+    Rules,
+    Table,
+    Tile,
+    TrainId,
+    TrainSpec,
+    full_set,
+)
+from ..rules.legality import play_of
+from ..rules.referee import QueryError, TurnQuery, report_earlier_fault
+from ..rules.referee.reading import no_tile_twice, read_seats
 
 ASK_KINDS: dict[str, str] = {
     "turn": "Can I play this here?",
@@ -56,8 +72,9 @@ ROUND_ENDS: dict[str, str] = {
 MEXICAN_KEYS = ("m1", "m2")
 
 
-class PositionError(ValueError):
-    """The position cannot be judged; ``field`` is the form field the message belongs to."""
+class FormError(ValueError):
+    """The question cannot be judged as entered; ``field`` is the form field the message
+    belongs to (the rules engine's own ``PositionError`` is about a contract table)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -121,6 +138,10 @@ def tile_words(tile: Tile, against: int | None = None) -> str:
     if against is not None and tile.has(against):
         return f"{against}-{tile.other_half(against)}"
     return str(tile)
+
+
+_Laid = tuple[TrainRow, int | None, bool]
+"""A train as the position gives it: its row, its open end (``None``: not started), marker."""
 
 
 @dataclass
@@ -397,7 +418,7 @@ class DisputeForm:
         for value in range(self.set_max, -1, -1):
             if value not in taken:
                 return value
-        raise PositionError(
+        raise FormError(
             "hand",
             "With this hand every number could matter: enter the end of every started train.",
         )
@@ -421,15 +442,17 @@ class DisputeForm:
             numbers.update((tile.high, tile.low))
         return numbers
 
-    def table_json(self) -> dict[str, Any]:
-        """The contract's ``table`` for the position entered."""
+    def _layout(self) -> tuple[list[_Laid], list[TrainRow], list[str], int]:
+        """The position entered, as the engine takes it: each train given (its row, its open
+        end or ``None`` when not started, its marker), the open doubles oldest first, the
+        seats out of tiles, and the boneyard."""
         taken = self.shown_numbers()
         laid_against: dict[str, int] = {}
         for action in self.actions:
             if action.kind == "play" and action.train and action.against is not None:
                 laid_against.setdefault(action.train.key, action.against)
-        trains: dict[str, Any] = {}
-        open_doubles: list[tuple[int, str]] = []
+        trains: list[_Laid] = []
+        open_doubles: list[tuple[int, TrainRow]] = []
         oldest = self.text("oldest")
         for entry in self.trains:
             row = entry.row
@@ -437,19 +460,16 @@ class DisputeForm:
                 continue
             if not entry.started:
                 if entry.marker:
-                    trains[row.name] = {"started": False, "marker": True}
+                    trains.append((row, None, True))
                 continue
             end = entry.end
             if end is None:
                 end = laid_against.get(row.key)
             if end is None:
                 end = self.filler_end(taken)
-            spec: dict[str, Any] = {"end": end}
-            if entry.marker:
-                spec["marker"] = True
-            trains[row.name] = spec
+            trains.append((row, end, entry.marker))
             if entry.open_double:
-                open_doubles.append((0 if row.key == oldest else 1, row.name))
+                open_doubles.append((0 if row.key == oldest else 1, row))
         out = [
             seat
             for i, seat in enumerate(self.seats)
@@ -457,13 +477,28 @@ class DisputeForm:
         ]
         boneyard_text = self.text("boneyard") or "some"
         boneyard = BONEYARD_SOME if boneyard_text == "some" else int(boneyard_text)
+        # Python's sort is stable: the oldest first, the rest in seat order.
+        opened = [row for _, row in sorted(open_doubles, key=lambda p: p[0])]
+        return trains, opened, out, boneyard
+
+    def table_json(self) -> dict[str, Any]:
+        """The contract's ``table`` for the position entered."""
+        trains, opened, out, boneyard = self._layout()
+        specs: dict[str, Any] = {}
+        for row, end, marker in trains:
+            if end is None:
+                specs[row.name] = {"started": False, "marker": True}
+                continue
+            spec: dict[str, Any] = {"end": end}
+            if marker:
+                spec["marker"] = True
+            specs[row.name] = spec
         table: dict[str, Any] = {
             "set_max": self.set_max,
             "engine": self.engine,
             "seats": list(self.seats),
-            "trains": trains,
-            # Python's sort is stable: the oldest first, the rest in seat order.
-            "open_doubles": [name for _, name in sorted(open_doubles, key=lambda p: p[0])],
+            "trains": specs,
+            "open_doubles": [row.name for row in opened],
             "boneyard": boneyard,
         }
         if out:
@@ -514,13 +549,57 @@ class DisputeForm:
             return f"{name}'s hand was taken as it was before the move: it holds the tiles laid."
         return ""
 
+    def turn_request(self) -> TurnQuery:
+        """The disputed turn as the rules engine's own typed query, built straight from the
+        form (the same position and actions :meth:`turn_query` writes as JSON).
+
+        :raises: :exc:`QueryError` naming the contract field at fault, as the contract would
+            for :meth:`turn_query`.
+        """
+        assert self.seat is not None
+        seats = read_seats(list(self.seats))
+        rows, opened, out, boneyard = self._layout()
+        trains = [
+            TrainSpec(row.name, _train_id(row), marker, None, end, None)
+            for row, end, marker in rows
+        ]
+        hand = list(self.hand) + self.laid_back()
+        if not self.values.get("hand"):
+            hand = self.assumed_hand({end for _, end, _ in rows if end is not None})
+        name = self.seats[self.seat]
+        table = Table(
+            seats, self.engine, boneyard, trains, True,
+            [(row.name, _train_id(row)) for row in opened], out, None, {name: hand},
+        )  # fmt: skip
+        actions: list[Action] = []
+        for action in self.actions:
+            if action.kind == "play" and action.tile is not None and action.train is not None:
+                actions.append(play_of(action.tile, _train_id(action.train)))
+            elif action.kind == "draw":
+                actions.append(Draw(action.tile))
+            elif action.kind == "end":
+                actions.append(END)
+            elif action.kind == "marker":
+                actions.append(REMOVE_MARKER)
+        query = TurnQuery(self.rules, table, name, self.ticked("first"), (), tuple(actions))
+        try:
+            no_tile_twice((), query.actions)
+        except QueryError as error:
+            # As the contract does: a fault of the table itself is reported first.
+            error.rules, error.table = self.rules, table
+            report_earlier_fault(error)
+            raise
+        return query
+
     def turn_query(self) -> dict[str, Any]:
         """The ``turn`` query for a disputed turn (also the position for "What can I play?")."""
         assert self.seat is not None
         table = self.table_json()
         hand = list(self.hand) + self.laid_back()
         if not self.values.get("hand"):
-            hand = self.assumed_hand(table)
+            hand = self.assumed_hand(
+                {spec["end"] for spec in table["trains"].values() if "end" in spec}
+            )
         actions: list[dict[str, Any]] = []
         for action in self.actions:
             if action.kind == "play" and action.tile is not None and action.train is not None:
@@ -543,7 +622,7 @@ class DisputeForm:
             "actions": actions,
         }
 
-    def assumed_hand(self, table: Mapping[str, Any]) -> list[Tile]:
+    def assumed_hand(self, ends: set[int]) -> list[Tile]:
         """The hand when it was not given: the tiles played from it (a tile played straight
         after a draw is the one drawn), plus, unless these are the player's last tiles, one
         tile that fits nowhere, so the player is not taken to go out."""
@@ -559,7 +638,7 @@ class DisputeForm:
         if self.ticked("last"):
             return hand
         avoid = self.shown_numbers() | {self.engine}
-        avoid |= {spec["end"] for spec in table["trains"].values() if "end" in spec}
+        avoid |= ends
         taken = set(hand) | {Tile(self.engine, self.engine)}
         for tile in full_set(self.set_max):
             if tile.high not in avoid and tile.low not in avoid and tile not in taken:
@@ -632,6 +711,12 @@ class DisputeForm:
     def setup_query(self) -> dict[str, Any]:
         players = self.number("players", 2, 12, "Players") or len(self.seats)
         return {"kind": "setup", "rules": self.rules_json(), "players": players}
+
+
+def _train_id(row: TrainRow) -> TrainId:
+    if row.owner is not None:
+        return row.owner
+    return MEXICAN2 if row.key == "m2" else MEXICAN
 
 
 def _placed(where: str) -> str:

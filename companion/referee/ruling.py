@@ -1,23 +1,53 @@
 """Judging a disputed position and saying the ruling in words a table reads aloud.
 
-Every ruling goes through the referee contract (``companion.rules.referee.answer``), so the
-page says exactly what ``python -m companion.rules check`` says for the same query; this
-module only adds the words around it: the verdict, the rule's name, the value in force and
-where it comes from, and which rule books would rule the other way.
+The page is a typed client of the rules engine: a disputed turn becomes the engine's own
+:class:`~companion.rules.referee.TurnQuery` straight from the form, and the other questions
+are read and judged by the engine's typed functions (:mod:`companion.rules.referee.reading`,
+:mod:`~companion.rules.referee.judging`), the same ones ``python -m companion.rules check``
+answers with, so the page rules exactly as the command does. An error comes back as a
+:exc:`~companion.rules.referee.QueryError` with the field's path, which picks the form field
+it is shown beside. This module adds the words around a ruling: the verdict, the rule's name,
+the value in force and where it comes from, and which rule books would rule the other way.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import KEYS, MEXICAN, MEXICAN2, Draw, End, Play, Rules
+from ..rules import (
+    KEYS,
+    MEXICAN,
+    MEXICAN2,
+    Draw,
+    End,
+    InvalidTileError,
+    Play,
+    Rules,
+    RulesError,
+    State,
+)
 from ..rules.describe import books_with, rule_name, source_title, value_words, where_value_from
 from ..rules.keys import RULE_KEYS
-from ..rules.referee import QueryError, answer, build_state
+from ..rules.referee import (
+    QueryError,
+    judge_turn,
+    judging,
+    read_in_order,
+    reading,
+    turn_source,
+    writing,
+)
+from ..rules.referee.contract import UNEXPECTED_FAULT
 from ..rules.referee.reask import other_way
-from .dispute import DisputeForm, PositionError, TrainRow, tile_words
+from ..rules.table import FieldError, FieldPath
+from .dispute import DisputeForm, FormError, TrainRow, tile_words
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -82,11 +112,11 @@ class RulingView:
 def judge(form: DisputeForm, preset: str) -> RulingView:
     """Rules on the question ``form`` holds, under its rules (taken from ``preset``'s book).
 
-    :raises: :exc:`PositionError` naming the field when the position cannot be judged.
+    :raises: :exc:`FormError` naming the field when the position cannot be judged.
     """
     if form.errors:
         field_name, message = next(iter(form.errors.items()))
-        raise PositionError(field_name, message)
+        raise FormError(field_name, message)
     if form.ask == "turn":
         return _judge_turn(form, preset)
     if form.ask == "options":
@@ -100,12 +130,42 @@ def judge(form: DisputeForm, preset: str) -> RulingView:
     return _judge_setup(form, preset)
 
 
+@contextmanager
+def _engine_errors(form: DisputeForm) -> Iterator[None]:
+    """The rules engine's errors as the form's: each next to the field its path names."""
+    try:
+        yield
+    except QueryError as error:
+        raise form_error(error, form) from None
+    except (RulesError, InvalidTileError) as error:  # pragma: no cover - the form checked them
+        raise FormError("form", _sentence(str(error))) from None
+    except FormError:
+        raise
+    except Exception:  # noqa: BLE001 - as the contract: a fault of the engine's, no traceback
+        logger.exception("The referee could not judge a question from the page")
+        raise FormError("form", _sentence(UNEXPECTED_FAULT)) from None
+
+
 def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
-    result, ok = answer(query)
-    if not ok:
-        message = str(result.get("error", ""))
-        raise PositionError(field_for(message, form), words_for(message, form))
-    return result
+    """The engine's answer to one of the form's queries, read and judged by its typed
+    functions (its errors keep their field paths) and written as the contract writes it."""
+    with _engine_errors(form):
+        kind = query["kind"]
+        if kind == "round_status":
+            state, status = judging.judge_round_status(
+                read_in_order(reading.read_round_status, query)
+            )
+            return writing.status_answer(state, status)
+        if kind == "score":
+            return writing.score_answer(judging.judge_score(reading.read_score(query)))
+        if kind == "last_tile_call":
+            call = reading.read_last_tile_call(query)
+            return writing.last_tile_call_answer(call, judging.judge_last_tile_call(call))
+        return writing.setup_answer(*judging.judge_setup(reading.read_setup(query)))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _rule_parts(rules: Rules, preset: str, rule: str | None) -> dict[str, Any]:
@@ -246,13 +306,17 @@ def _assumptions(form: DisputeForm) -> list[str]:
 
 
 def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
-    query = form.turn_query()
-    result = _ask(form, {**query, "explain": True})
+    with _engine_errors(form):
+        turn = form.turn_request()
+        judged = judge_turn(turn, name_checked=True)
+    query = turn_source(turn)
+    result = writing.turn_answer(judged)
+    verdict = judged.ruling
     name = form.seats[form.seat] if form.seat is not None else "the player"
     question = _turn_question(form)
     notes = tuple(_assumptions(form))
-    if result["legal"]:
-        checked = result.get("checked", [])
+    if verdict.legal:
+        checked = list(judged.checked or ())
         if not checked:
             notes = (
                 "No house rule decides this: it follows the core rules every rule book "
@@ -265,19 +329,19 @@ def _judge_turn(form: DisputeForm, preset: str) -> RulingView:
             verdict="Allowed",
             tone="yes",
             sentence=f"Yes: {name} may {actions_words(form)}."
-            + (" That ends the round." if result["after"].get("round_over") else ""),
+            + (" That ends the round." if judged.state.outcome is not None else ""),
             checked=_checked(form.rules, preset, checked),
             notes=notes,
             query=query,
             answer=result,
         )
-    step = result["step"]
-    sentence = result["reason"]
+    step = judged.step
+    sentence = verdict.reason
     if step:
         verb = "is" if step == 1 else "are"
         sentence = f"The first {_count_words(step)} {verb} fine, but then: {sentence}"
-    rule = result.get("rule")
-    alternatives = _alternatives(rule, result.get("allowed_under", []))
+    rule = verdict.rule
+    alternatives = _alternatives(rule, list(verdict.allowed_under))
     return RulingView(
         question=question,
         verdict="Not allowed",
@@ -301,16 +365,12 @@ def _count_words(step: int) -> str:
 
 
 def _judge_options(form: DisputeForm) -> RulingView:
-    query = form.turn_query()
-    query["actions"] = []
-    _ask(form, query)  # the same checks and messages as a disputed turn
     assert form.seat is not None
     name = form.seats[form.seat]
-    table = query["table"]
-    try:
-        state = build_state(form.rules, table, {name: list(form.hand)}, name)
-    except QueryError as error:  # pragma: no cover - the contract answer above checked it
-        raise PositionError("form", words_for(str(error), form)) from None
+    with _engine_errors(form):
+        turn = dataclasses.replace(form.turn_request(), actions=())
+        judging.position(turn)  # the same checks and messages as a disputed turn
+        state = State.from_table(turn.rules, turn.table, name)
     state.begin_turn(form.seat, first_turn=form.ticked("first"))
     rows = form.rows
     by_id: dict[int, TrainRow] = {i: row for i, row in enumerate(rows) if row.owner is not None}
@@ -354,7 +414,7 @@ def _judge_options(form: DisputeForm) -> RulingView:
         sentence=sentence,
         options=tuple(plays + others),
         notes=tuple(n for n in _assumptions(form) if "hand was not given" not in n),
-        query=query,
+        query=turn_source(turn),
         answer={"actions": plays + others},
     )
 
@@ -368,7 +428,7 @@ def _judge_round(form: DisputeForm, preset: str) -> RulingView:
     if len(results) == 2 and results[0]["over"] != results[1]["over"]:
         unknown = [s for s in range(len(form.seats)) if s not in form.hands]
         names = " and ".join(form.seats[s] for s in unknown)
-        raise PositionError(
+        raise FormError(
             f"hand-{unknown[0]}",
             f"Whether the round is over depends on what {names} "
             f"{'holds' if len(unknown) == 1 else 'hold'}: tick their tiles (or mark them out).",
@@ -486,50 +546,54 @@ def _judge_setup(form: DisputeForm, preset: str) -> RulingView:
     )
 
 
-# -- contract errors in words -------------------------------------------------------------------
-
-_PATH = re.compile(r"^([a-z_]+(?:\.[^:\s\[]+)*(?:\[\d+\])?(?:\.[a-z_]+)?(?:\[\d+\])?): ")
+# -- the engine's errors in words -------------------------------------------------------------
 
 
-def field_for(message: str, form: DisputeForm) -> str:
-    """The form field a contract error is about (``"form"`` when none fits)."""
-    match = _PATH.match(message)
-    path = match.group(1) if match else ""
-    names = {row.name: row.key for row in form.rows}
-    if path.startswith("table.trains."):
-        name = path.split(".")[2].split("[")[0]
-        return f"end-{names.get(name, '')}" if name in names else "form"
-    if path.startswith("table.open_doubles"):
-        index = re.search(r"\[(\d+)\]", path)
-        opened = [e.row.key for e in form.trains if e.open_double]
-        if index and int(index.group(1)) < len(opened):
-            return f"end-{opened[int(index.group(1))]}"
+def field_for(path: FieldPath, form: DisputeForm) -> str:
+    """The form field an engine error about the contract field ``path`` belongs to
+    (``"form"``, the top of the page, when no field fits)."""
+    head, rest = path[:1], path[1:]
+    if head == ("table",) and rest[:1] == ("trains",) and len(rest) > 1:
+        keys = {row.name: row.key for row in form.rows}
+        return f"end-{keys[rest[1]]}" if rest[1] in keys else "form"
+    if head == ("table",) and rest[:1] == ("open_doubles",):
+        opened = [entry.row.key for entry in form.trains if entry.open_double]
+        index = rest[1] if len(rest) > 1 else None
+        if isinstance(index, int) and index < len(opened):
+            return f"end-{opened[index]}"
         return "form"
-    if path == "table.engine":
+    if path == ("table", "engine"):
         return "engine"
-    if path.startswith("turn.hand") or path.startswith("hand"):
-        return "hand" if not path.startswith("hands.") else _hand_field(path, form)
-    if path.startswith("actions["):
-        index = re.search(r"\[(\d+)\]", path)
-        if index and int(index.group(1)) < len(form.actions):
-            return f"act{form.actions[int(index.group(1))].index}-a"
-    if path.startswith("rules"):
+    if path[:2] == ("turn", "hand") or head == ("hand",):
+        return "hand"
+    if head == ("hands",) and rest:
+        seat = rest[0]
+        return f"hand-{form.seats.index(seat)}" if seat in form.seats else "form"
+    if head == ("actions",) and rest:
+        index = rest[0]
+        if isinstance(index, int) and index < len(form.actions):
+            return f"act{form.actions[index].index}-a"
+        return "form"
+    if head == ("rules",):
         return "change"
-    if path == "next_seat":
+    if path == ("next_seat",):
         return "next"
     return "form"
 
 
-def _hand_field(path: str, form: DisputeForm) -> str:
-    seat = path.split(".")[1].split("[")[0]
-    return f"hand-{form.seats.index(seat)}" if seat in form.seats else "form"
-
-
-def words_for(message: str, form: DisputeForm) -> str:
-    """A contract error with its field path turned into words."""
-    text = _PATH.sub("", message, count=1)
+def words_for(error: FieldError, form: DisputeForm) -> str:
+    """An engine error in words: the message without its field (the field shows it), contract
+    names of trains, hands and the engine said as a player says them."""
+    text = error.detail if error.where is None else f"{error.where}: {error.detail}"
     for row in form.rows:
         text = text.replace(f"table.trains.{row.name}", row.label)
-    text = re.sub(r"the hand of (\w+)", r"\1's hand", text)
-    text = text.replace("table.engine", "the engine")
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    for seat in form.seats:
+        text = text.replace(f"the hand of {seat}", f"{seat}'s hand")
+    return _sentence(text.replace("table.engine", "the engine"))
+
+
+def form_error(error: FieldError, form: DisputeForm) -> FormError:
+    """The form's error for an engine error: by its field, except one the message names
+    otherwise (a tile "in the hand of Ann"), which goes on top of the page as today."""
+    field_name = field_for(error.path, form) if error.where is None else "form"
+    return FormError(field_name, words_for(error, form))

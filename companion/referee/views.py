@@ -36,7 +36,7 @@ from .dispute import (
     BONEYARD_CHOICES,
     ROUND_ENDS,
     DisputeForm,
-    PositionError,
+    FormError,
     train_rows,
 )
 from .models import KeptRuling
@@ -50,8 +50,9 @@ MAX_PLAYERS = 8
 
 
 @dataclass(frozen=True)
-class Table:
-    """Who is asking and under which rules: a game's table, or a table with no game."""
+class RefereeContext:
+    """Who is asking and under which rules: a game's table, or a table with no game (the page's
+    context, not the rules engine's ``Table``, which is a position)."""
 
     game: Game | None
     seats: tuple[str, ...]
@@ -97,21 +98,21 @@ def _rules_for(base: Rules, base_preset: str, book: str, change: str) -> tuple[R
     rules, preset = base, base_preset
     if book and book != base_preset:
         if book not in PRESETS:
-            raise PositionError("book", "Choose one of the rule books listed.")
+            raise FormError("book", "Choose one of the rule books listed.")
         data: dict[str, Any] = {"preset": book, "set_max": base.set_max}
         try:
             rules = Rules.from_json(data)
         except RulesError:
-            raise PositionError("book", "That rule book can't be used with this set.") from None
+            raise FormError("book", "That rule book can't be used with this set.") from None
         preset = book
     if change:
         key, _, token = change.partition("=")
         if key not in CHOICES or CHOICES[key] is None or key == "set_max":
-            raise PositionError("change", "Choose one of the rule changes listed.")
+            raise FormError("change", "Choose one of the rule changes listed.")
         try:
             rules = rules.replace(**{key: parse_token(token)})
         except RulesError:
-            raise PositionError("change", "Choose one of the rule changes listed.") from None
+            raise FormError("change", "Choose one of the rule changes listed.") from None
     return rules, preset
 
 
@@ -129,7 +130,7 @@ def _source() -> Mapping[str, str]:
     return request.args
 
 
-def game_table(game: Game) -> Table:
+def game_context(game: Game) -> RefereeContext:
     """The table of a game: its seats, its rules and the current round's engine."""
     own = sheetview.load_rules(game)
     source = _source()
@@ -137,15 +138,15 @@ def game_table(game: Game) -> Table:
     change = source.get("change", "").strip()
     try:
         rules, preset = _rules_for(own, game.preset, book, change)
-    except PositionError:
+    except FormError:
         rules, preset, book, change = own, game.preset, "", ""
-    return Table(
+    return RefereeContext(
         game, tuple(game.players), rules, preset, own, game.preset, _current_engine(game),
         book, change, own.set_max,
     )  # fmt: skip
 
 
-def free_table() -> Table:
+def free_context() -> RefereeContext:
     """A table with no game: the set, rule book and number of players come from the request."""
     source = _source()
     set_text = source.get("set_max", "12")
@@ -160,10 +161,10 @@ def free_table() -> Table:
     change = source.get("change", "").strip()
     try:
         rules, preset = _rules_for(base, book, "", change)
-    except PositionError:
+    except FormError:
         rules, preset, change = base, book, ""
     seats = tuple(f"Player {n}" for n in range(1, players + 1))
-    return Table(None, seats, rules, preset, base, book, set_max, book, change, set_max)
+    return RefereeContext(None, seats, rules, preset, base, book, set_max, book, change, set_max)
 
 
 def chosen_ask() -> str:
@@ -171,7 +172,7 @@ def chosen_ask() -> str:
     return ask if ask in ASK_KINDS else "turn"
 
 
-def read_form(table: Table, ask: str) -> DisputeForm:
+def read_form(context: RefereeContext, ask: str) -> DisputeForm:
     """The submitted question, read and checked.
 
     A table read from a photo whose trains' owners changed (a select, with or without the
@@ -180,13 +181,13 @@ def read_form(table: Table, ask: str) -> DisputeForm:
     single = {key: value for key, value in request.form.items() if not _is_list(key)}
     reading = table_photo.reading_from(single)
     if reading is not None:
-        rows = train_rows(table.seats, table.rules)
+        rows = train_rows(context.seats, context.rules)
         chosen = table_photo.chosen_owners(single, len(reading.trains), rows)
         owners = table_photo.assign_owners(len(reading.trains), chosen, rows)
         single["owners-set"] = " ".join(str(index) for index in sorted(chosen))
         if owners != single.get("owners-was", "").split():
-            table_photo.apply_reading(single, rows, table.set_max, reading, owners)
-    return DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
+            table_photo.apply_reading(single, rows, context.set_max, reading, owners)
+    return DisputeForm.from_form(ask, context.seats, context.rules, context.engine, single, lists)
 
 
 def _is_list(key: str) -> bool:
@@ -194,7 +195,7 @@ def _is_list(key: str) -> bool:
 
 
 def render_page(
-    table: Table,
+    context: RefereeContext,
     ask: str,
     form: DisputeForm,
     *,
@@ -215,13 +216,13 @@ def render_page(
         owners = table_photo.assign_owners(len(table_read.trains), chosen, form.rows)
     kept_here: list[KeptRuling] = []
     editable = False
-    if table.game is not None:
-        kept_here = kept.kept_rulings(table.game.id)
-        editable = access.can_edit(table.game)
+    if context.game is not None:
+        kept_here = kept.kept_rulings(context.game.id)
+        editable = access.can_edit(context.game)
     return render_template(
         "referee/page.html",
-        table=table,
-        game=table.game,
+        context=context,
+        game=context.game,
         ask=ask,
         asks=ASK_KINDS,
         form=form,
@@ -235,11 +236,11 @@ def render_page(
         action_kinds=ACTION_KINDS,
         boneyard_choices=BONEYARD_CHOICES,
         round_ends=ROUND_ENDS,
-        tiles=sorted(full_set(table.set_max), key=lambda t: (-t.high, -t.low)),
+        tiles=sorted(full_set(context.set_max), key=lambda t: (-t.high, -t.low)),
         books={name: book_title(name) for name in PRESETS},
-        own_label=preset_label(table.own_preset, table.own_rules.to_json()),
-        summary=rules_summary(table.rules.to_json(), table.preset),
-        changes=change_choices(table.rules),
+        own_label=preset_label(context.own_preset, context.own_rules.to_json()),
+        summary=rules_summary(context.rules.to_json(), context.preset),
+        changes=change_choices(context.rules),
         set_sizes=SET_SIZES,
         max_players=MAX_PLAYERS,
         photo_tiles=photo_tiles or _photo_tiles_kept(),
@@ -253,7 +254,7 @@ def render_page(
         if table_read
         else "",
         table_drawing=table_read.overlay() if table_read else None,
-        table_photo_key=urlsplit(table.url("photo")).path + "?table",
+        table_photo_key=urlsplit(context.url("photo")).path + "?table",
         owners=owners,
         owners_set=" ".join(str(index) for index in sorted(chosen)),
         owner_choices=table_photo.owner_choices(form.rows),
@@ -295,32 +296,32 @@ def apply_use(form: DisputeForm, use: str) -> None:
     form.errors.clear()
 
 
-def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
+def answer_page(context: RefereeContext) -> BaseResponse | tuple[str, int]:
     """Judge a submitted question (or apply a photo choice, or keep the ruling)."""
     ask = chosen_ask()
-    form = read_form(table, ask)
+    form = read_form(context, ask)
     use = request.form.get("use", "")
-    if table.game is not None and table_photo.reading_from(form.values) is not None:
+    if context.game is not None and table_photo.reading_from(form.values) is not None:
         # The position from the table photo, as fixed so far, for the round's next dispute.
-        last_table.remember(table.game, form.values, form.rows)
+        last_table.remember(context.game, form.values, form.rows)
     if use == "owners":
-        return render_page(table, ask, form, photo_read="table")
+        return render_page(context, ask, form, photo_read="table")
     if use:
         apply_use(form, use)
-        return render_page(table, ask, form)
+        return render_page(context, ask, form)
     try:
-        ruling = judge(form, table.preset)
-    except PositionError as problem:
+        ruling = judge(form, context.preset)
+    except FormError as problem:
         form.errors.setdefault(problem.field, problem.message)
-        return render_page(table, ask, form, status=400)
+        return render_page(context, ask, form, status=400)
     hand_note = form.hand_note()
     if hand_note:
         ruling = replace(ruling, notes=(hand_note, *ruling.notes))
-    if request.form.get("keep") and table.game is not None:
-        kept.keep_ruling(table.game, ruling)
+    if request.form.get("keep") and context.game is not None:
+        kept.keep_ruling(context.game, ruling)
         flash("Ruling kept with the game.")
-        return redirect(table.url("page", ask=ask) + "#kept")
-    return render_page(table, ask, form, ruling=ruling)
+        return redirect(context.url("page", ask=ask) + "#kept")
+    return render_page(context, ask, form, ruling=ruling)
 
 
 # -- routes ----------------------------------------------------------------------------------
@@ -329,72 +330,74 @@ def answer_page(table: Table) -> BaseResponse | tuple[str, int]:
 @bp.get("/referee")
 def page() -> tuple[str, int]:
     """The referee without a game: choose the set, rule book and players, then ask."""
-    table = free_table()
+    context = free_context()
     ask = chosen_ask()
-    return render_page(table, ask, DisputeForm.blank(ask, table.seats, table.rules, table.engine))
+    return render_page(
+        context, ask, DisputeForm.blank(ask, context.seats, context.rules, context.engine)
+    )
 
 
 @bp.post("/referee")
 def answer() -> BaseResponse | tuple[str, int]:
     """Rule on a question asked without a game."""
-    return answer_page(free_table())
+    return answer_page(free_context())
 
 
 @bp.get("/games/<game_id>/referee")
 def game_page(game_id: str) -> tuple[str, int]:
     """The referee inside a game: its seats, house rules and current engine."""
-    table = game_table(service.get_game(game_id))
+    context = game_context(service.get_game(game_id))
     ask = chosen_ask()
-    form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
+    form = DisputeForm.blank(ask, context.seats, context.rules, context.engine)
     recalled = None
-    if table.game is not None and ask in ("turn", "options", "round"):
-        recalled = last_table.recall(table.game, form.rows, table.set_max)
+    if context.game is not None and ask in ("turn", "options", "round"):
+        recalled = last_table.recall(context.game, form.rows, context.set_max)
         if recalled is not None:
             form.values.update(recalled.values)
-    return render_page(table, ask, form, recalled=recalled)
+    return render_page(context, ask, form, recalled=recalled)
 
 
 @bp.post("/games/<game_id>/referee")
 def game_answer(game_id: str) -> BaseResponse | tuple[str, int]:
     """Rule on a question asked inside a game (no edit token needed: anyone may ask)."""
-    return answer_page(game_table(service.get_game(game_id)))
+    return answer_page(game_context(service.get_game(game_id)))
 
 
 @bp.post("/games/<game_id>/referee/photo")
 def game_photo(game_id: str) -> tuple[str, int]:
     """Read the hand, or the tiles in dispute, from a photo (nothing is stored)."""
-    return read_photo(game_table(service.get_game(game_id)))
+    return read_photo(game_context(service.get_game(game_id)))
 
 
 @bp.post("/referee/photo")
 def photo() -> tuple[str, int]:
     """Read tiles from a photo for a question asked without a game."""
-    return read_photo(free_table())
+    return read_photo(free_context())
 
 
-def read_photo(table: Table) -> tuple[str, int]:
+def read_photo(context: RefereeContext) -> tuple[str, int]:
     """Tick the hand from a photo, or offer the tiles read as one-tap choices."""
     ask = chosen_ask()
-    form = read_form(table, ask)
+    form = read_form(context, ask)
     form.errors.clear()
     target = request.form.get("photo-target", "tiles")
     if target == "table":
-        return read_table_photo(table, ask, form)
+        return read_table_photo(context, ask, form)
     try:
-        reading = photos.read_photo(uploaded("photo", "tiles"), set_max=table.set_max)
+        reading = photos.read_photo(uploaded("photo", "tiles"), set_max=context.set_max)
     except photos.PhotoUnreadable as error:
         form.errors["photo"] = error.message
-        return render_page(table, ask, form, photo_read="error", status=photo_status(error))
+        return render_page(context, ask, form, photo_read="error", status=photo_status(error))
     tiles: list[Tile] = []
     for tile, _confidence in reading.found:
-        if tile.high <= table.set_max and tile not in tiles:
+        if tile.high <= context.set_max and tile not in tiles:
             tiles.append(tile)
     if not tiles:
         form.errors["photo"] = (
             "No tiles were found in the photo. Take it again from straight above, or enter "
             "the tiles by hand."
         )
-        return render_page(table, ask, form, photo_read="error", status=200)
+        return render_page(context, ask, form, photo_read="error", status=200)
     if target == "hand":
         form.values["hand"] = [str(tile) for tile in tiles]
         after = (
@@ -407,13 +410,13 @@ def read_photo(table: Table) -> tuple[str, int]:
             f"Read {len(tiles)} tile{'' if len(tiles) == 1 else 's'} from the photo into the "
             f"hand: check them before asking.{after}"
         )
-        return render_page(table, ask, form, photo_read="hand")
+        return render_page(context, ask, form, photo_read="hand")
     return render_page(
-        table,
+        context,
         ask,
         form,
         photo_tiles=tiles,
-        overlay=reading.overlay(table.rules),
+        overlay=reading.overlay(context.rules),
         photo_key=urlsplit(request.path).path,
         photo_read="tiles",
     )
@@ -433,20 +436,20 @@ def photo_status(error: photos.PhotoUnreadable) -> int:
     return 503 if isinstance(error, photos.PhotoReadingUnavailable) else 400
 
 
-def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, int]:
+def read_table_photo(context: RefereeContext, ask: str, form: DisputeForm) -> tuple[str, int]:
     """Fill the position from a photo of the whole table, trains given owners in seat
     order (nothing is stored)."""
     try:
-        reading = photos.read_table(uploaded("table-photo", "table"), set_max=table.set_max)
+        reading = photos.read_table(uploaded("table-photo", "table"), set_max=context.set_max)
     except photos.PhotoUnreadable as error:
         form.errors["table-photo"] = error.message
-        return render_page(table, ask, form, photo_read="table", status=photo_status(error))
+        return render_page(context, ask, form, photo_read="table", status=photo_status(error))
     if not reading.trains:
         form.errors["table-photo"] = (
             "No trains were found in the photo. Take it again from straight above, with the hub "
             "and every train in view, or enter the trains' ends below."
         )
-        return render_page(table, ask, form, photo_read="table")
+        return render_page(context, ask, form, photo_read="table")
     values = {
         key: value
         for key, value in form.values.items()
@@ -457,12 +460,12 @@ def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, in
     owners = table_photo.assign_owners(len(reading.trains), {}, rows)
     single = {key: value for key, value in values.items() if isinstance(value, str)}
     lists = {key: value for key, value in values.items() if isinstance(value, list)}
-    table_photo.apply_reading(single, rows, table.set_max, reading, owners)
-    form = DisputeForm.from_form(ask, table.seats, table.rules, table.engine, single, lists)
+    table_photo.apply_reading(single, rows, context.set_max, reading, owners)
+    form = DisputeForm.from_form(ask, context.seats, context.rules, context.engine, single, lists)
     form.errors.clear()
-    if table.game is not None:
+    if context.game is not None:
         # The session was let go during the read: the game is read again to keep the position.
-        last_table.remember(service.get_game(table.game.id), form.values, rows)
+        last_table.remember(service.get_game(context.game.id), form.values, rows)
     count = len(reading.trains)
     markers = table_photo.marker_note(reading, owners, rows)
     flash(
@@ -470,7 +473,7 @@ def read_table_photo(table: Table, ask: str, form: DisputeForm) -> tuple[str, in
         "and the others follow in seat order; check the ends before asking."
         + (f" {markers}" if markers else "")
     )
-    return render_page(table, ask, form, photo_read="table")
+    return render_page(context, ask, form, photo_read="table")
 
 
 @bp.post("/games/<game_id>/rulings/<int:ruling_id>/delete")
@@ -488,18 +491,18 @@ def photo_too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
     """A photo over the size limit: say so next to the photo field."""
     limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 0)
     request.upload_refused = True  # type: ignore[attr-defined]
-    table = (
-        game_table(service.get_game(str((request.view_args or {}).get("game_id"))))
+    context = (
+        game_context(service.get_game(str((request.view_args or {}).get("game_id"))))
         if request.view_args and "game_id" in request.view_args
-        else free_table()
+        else free_context()
     )
     ask = request.args.get("ask", "turn")
     ask = ask if ask in ASK_KINDS else "turn"
-    form = DisputeForm.blank(ask, table.seats, table.rules, table.engine)
+    form = DisputeForm.blank(ask, context.seats, context.rules, context.engine)
     field = "table-photo" if request.args.get("target") == "table" else "photo"
     form.errors[field] = (
         f"This photo is too large to send (the limit is {limit // 2**20} MB). Take it again at a "
         "lower resolution or choose a smaller file."
     )
     photo_read = "table" if field == "table-photo" else ""
-    return render_page(table, ask, form, photo_read=photo_read, status=413)
+    return render_page(context, ask, form, photo_read=photo_read, status=413)

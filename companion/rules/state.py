@@ -49,7 +49,7 @@ from companion.rules.keys import (
 from companion.rules.rules import Rules
 from companion.rules.scoring import HandScore, RoundEnd, score_hand, tile_points
 from companion.rules.setup import hand_size
-from companion.rules.table import PositionError, Table
+from companion.rules.table import FieldPath, PositionError, Table, path_text
 from companion.rules.tiles import _BY_PAIR, Tile, full_set
 
 # House-rule values bound once: on Python 3.11 every attribute lookup on an enum class
@@ -988,8 +988,8 @@ class State:
                 bad = state.place_chain(train, tiles)
                 if bad >= 0:
                     raise PositionError(
-                        f"table.trains.{name}.tiles[{bad}]: {tiles[bad]} does not match "
-                        "the train's end"
+                        ("table", "trains", name, "tiles", bad),
+                        f"{tiles[bad]} does not match the train's end",
                     )
             elif end is not None:
                 state.start_with_end(train, end)
@@ -1036,10 +1036,12 @@ class State:
                 self.clear_open_double(train)
         for i, (name, train) in enumerate(named):
             if not self.started[train]:
-                raise PositionError(f"table.open_doubles[{i}]: {name}'s train is not started")
+                raise PositionError(("table", "open_doubles", i), f"{name}'s train is not started")
             tiles = self.train_tiles[train]
             if tiles and self.double_value[train] < 0 and not tiles[-1].is_double:
-                raise PositionError(f"table.open_doubles[{i}]: {name}'s last tile is not a double")
+                raise PositionError(
+                    ("table", "open_doubles", i), f"{name}'s last tile is not a double"
+                )
             self.set_open_double(train)
 
     def resolve_draw(self, tile: Tile) -> None:
@@ -1169,18 +1171,23 @@ class LegalActions:
 def _report_duplicate(table: Table) -> None:
     """Names the first tile that is in two places (in the order the query lists them)."""
     seen: dict[Tile, str] = {}
-    places: list[tuple[str, Sequence[Tile]]] = [
-        ("table.engine", [Tile(table.engine, table.engine)])
+    # Each place: its field, and how the message names it (a hand is not a table field).
+    places: list[tuple[FieldPath, str | None, Sequence[Tile]]] = [
+        (("table", "engine"), None, [Tile(table.engine, table.engine)])
     ]
-    places.extend((f"the hand of {seat}", hand) for seat, hand in table.hands.items())
     places.extend(
-        (f"table.trains.{spec.name}", spec.tiles) for spec in table.trains if spec.tiles is not None
+        (("hands", seat), f"the hand of {seat}", hand) for seat, hand in table.hands.items()
     )
-    for where, tiles in places:
+    places.extend(
+        (("table", "trains", spec.name), None, spec.tiles)
+        for spec in table.trains
+        if spec.tiles is not None
+    )
+    for path, where, tiles in places:
         for tile in tiles:
             if tile in seen:
-                raise PositionError(f"{where}: {tile} is also in {seen[tile]}")
-            seen[tile] = where
+                raise PositionError(path, f"{tile} is also in {seen[tile]}", where=where)
+            seen[tile] = path_text(path) if where is None else where
 
 
 def _raise_key(name: str) -> int:

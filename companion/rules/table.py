@@ -14,8 +14,53 @@ from typing import NamedTuple
 from companion.rules.actions import TrainId
 from companion.rules.tiles import Tile
 
+FieldPath = tuple[str | int, ...]
+"""A contract field, key by key: ``("table", "trains", "Ann", "tiles", 2)`` is the field the
+contract writes ``table.trains.Ann.tiles[2]`` (whole numbers are list indexes)."""
 
-class PositionError(ValueError):
+
+def path_text(path: FieldPath) -> str:
+    """``path`` as the contract's messages write it: ``table.trains.Ann.tiles[2]``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+class FieldError(ValueError):
+    """An error about one field of a contract query: ``str(error)`` is the contract's message,
+    the field first (``"table.trains.Ann.tiles[2]: 5-7 does not match 3"``); :attr:`path` and
+    :attr:`detail` are its two parts, for a caller that shows the field its own way."""
+
+    def __init__(
+        self, path: FieldPath, detail: str, *, where: str | None = None, text: str | None = None
+    ) -> None:
+        shown = path_text(path) if where is None else where
+        if text is None:
+            text = f"{shown}: {detail}" if shown else detail
+        super().__init__(text)
+        self.path = path
+        """The field at fault (``()`` when the message names none)."""
+        self.detail = detail
+        """The message without the field."""
+        self.where = where
+        """How the message names the field when not by its path ("the hand of Ann")."""
+
+
+def fault_within(path: FieldPath, message: str) -> tuple[str, str | None]:
+    """``(detail, text)`` for a :class:`FieldError` about ``path`` from another error's
+    ``message``: the detail after the path when the message starts with it, else the message
+    kept whole as the error's text (it names a field inside ``path``, "rules.hand_size")."""
+    prefix = f"{path_text(path)}: "
+    if message.startswith(prefix):
+        return message[len(prefix) :], None
+    return message, message
+
+
+class PositionError(FieldError):
     """A table that no game could reach: a chain that does not match, a tile in two places,
     an open double that is not there. The message starts with the contract field at fault."""
 

@@ -51,7 +51,7 @@ def test_setting_up_from_the_book_then_reading_it(page: Page, table_api: TableAp
     assert table_api.game(game_id)["players"] == ["Quinn", "Ottilie", "Sven"]
 
     page.goto("/")
-    page.get_by_role("link", name="Record book").click()
+    page.get_by_role("link", name="Record book", exact=True).click()
     expect(page.get_by_role("heading", name="The record book")).to_be_visible()
     ottilie = page.get_by_role("article", name="Ottilie")
     expect(ottilie).to_contain_text("Wins1 (100% of games)")

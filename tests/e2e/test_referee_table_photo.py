@@ -54,7 +54,7 @@ def test_a_dispute_from_a_table_photo_takes_four_taps(
     figure = page.locator("figure.table-overlay")
     expect(figure).to_be_visible()
     expect(figure.locator(".train-line")).to_have_count(len(truth))
-    expect(page.get_by_text("Markers: tap to set")).to_be_visible()
+    expect(page.get_by_text("where the photo could not tell, tick")).to_be_visible()
     expect(page.get_by_label("Engine double in the hub")).to_have_value(str(engine))
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()

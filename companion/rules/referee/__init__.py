@@ -22,6 +22,8 @@ from companion.rules.referee.contract import (
     answer_turn,
     build_state,
     gc_paused,
+    read_in_order,
+    report_earlier_fault,
 )
 from companion.rules.referee.judging import TurnRuling, judge_round_status, judge_turn
 from companion.rules.referee.reading import (
@@ -33,6 +35,7 @@ from companion.rules.referee.reading import (
     TurnQuery,
     read_round_status,
     read_turn,
+    turn_source,
 )
 from companion.rules.referee.writing import (
     action_json,
@@ -62,10 +65,13 @@ __all__ = [
     "answer_turn",
     "build_state",
     "gc_paused",
+    "read_in_order",
+    "report_earlier_fault",
     "judge_round_status",
     "judge_turn",
     "read_round_status",
     "read_turn",
+    "turn_source",
     "round_status_query",
     "table_json",
     "turn_query",

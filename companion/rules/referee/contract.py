@@ -9,7 +9,7 @@ import json
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.rules.referee import judging, reading, writing
 from companion.rules.referee.reading import QueryError
@@ -25,13 +25,25 @@ UNEXPECTED_FAULT = "could not judge this query: the referee failed on it (the fa
 logger = logging.getLogger(__name__)
 
 
+Q = TypeVar("Q")
+
+
+def read_in_order(read: Callable[[Mapping[str, Any]], Q], query: Mapping[str, Any]) -> Q:
+    """``read(query)``; when a field is malformed, a fault of the part of the table read
+    before it is reported first (faults in the order the query lists them).
+
+    :raises: :exc:`QueryError` naming the first field at fault.
+    """
+    try:
+        return read(query)
+    except QueryError as error:
+        report_earlier_fault(error)
+        raise
+
+
 def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) -> Answer:
     """Judges a ``turn`` query."""
-    try:
-        turn = reading.read_turn(query)
-    except QueryError as error:
-        _first_fault(error)
-        raise
+    turn = read_in_order(reading.read_turn, query)
     # "explain": true (a field the contract leaves free) asks a legal turn to name the house
     # rules it passed; it costs several rulings, so batches that only want verdicts skip it.
     name_checked = explain_alternatives and query.get("explain") is True
@@ -43,16 +55,12 @@ def answer_turn(query: Mapping[str, Any], *, explain_alternatives: bool = True) 
 
 def answer_round_status(query: Mapping[str, Any]) -> Answer:
     """Judges a ``round_status`` query."""
-    try:
-        status_query = reading.read_round_status(query)
-    except QueryError as error:
-        _first_fault(error)
-        raise
+    status_query = read_in_order(reading.read_round_status, query)
     state, status = judging.judge_round_status(status_query)
     return writing.status_answer(state, status)
 
 
-def _first_fault(error: QueryError) -> None:
+def report_earlier_fault(error: QueryError) -> None:
     """Raises the fault of the part of the table read before ``error``'s field, if that part
     has one: faults are reported in the order the query lists them."""
     if error.table is None or error.rules is None:
@@ -60,7 +68,7 @@ def _first_fault(error: QueryError) -> None:
     try:
         State.from_table(error.rules, error.table)
     except PositionError as fault:
-        raise QueryError(str(fault)) from None
+        raise QueryError.of(fault) from None
 
 
 def answer_score(query: Mapping[str, Any]) -> Answer:
@@ -92,11 +100,11 @@ def answer(query: Any) -> tuple[Answer, bool]:
     """Answers one query; returns ``(answer, ok)``. Never raises."""
     try:
         if not isinstance(query, dict):
-            raise QueryError('query: expected an object with a "kind"')
+            raise QueryError(("query",), 'expected an object with a "kind"')
         kind = query.get("kind")
         handler = KINDS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise QueryError(f"kind: {json.dumps(kind)} is not one of {', '.join(KINDS)}")
+            raise QueryError(("kind",), f"{json.dumps(kind)} is not one of {', '.join(KINDS)}")
         return handler(query), True
     except (QueryError, RulesError, InvalidTileError) as error:
         return {"error": str(error)}, False
@@ -154,9 +162,9 @@ def build_state(
     try:
         read = reading.read_table(rules, table, hands)
     except QueryError as error:
-        _first_fault(error)
+        report_earlier_fault(error)
         raise
     try:
         return State.from_table(rules, read, acting)
     except PositionError as error:
-        raise QueryError(str(error)) from None
+        raise QueryError.of(error) from None

@@ -19,12 +19,13 @@ from companion.rules.referee.reading import (
     SetupQuery,
     TurnQuery,
     read_turn,
+    turn_source,
 )
 from companion.rules.rules import KEYS, Rules, RulesError
 from companion.rules.scoring import HandScore, score_hand
 from companion.rules.setup import Deal, deal, leaders, schedule
 from companion.rules.state import State
-from companion.rules.table import PositionError
+from companion.rules.table import FieldPath, PositionError, fault_within
 
 # Keys that change how the table itself is read, so the query is read again for them.
 _STRUCTURAL = frozenset({"blanks_wild", "double_branches", "mexican_trains", "set_max"})
@@ -74,7 +75,7 @@ def position(query: TurnQuery) -> State:
     try:
         state = State.from_table(query.rules, query.table, query.seat)
     except PositionError as error:
-        raise QueryError(str(error)) from None
+        raise QueryError.of(error) from None
     state.begin_turn(state.seats.index(query.seat), first_turn=query.first_turn)
     state.end_if_over()
     return state
@@ -135,7 +136,7 @@ def _run(
             refused = legality.refusal(state, action)
         if refused is not None:
             if step < 0:
-                raise QueryError(f"turn.played[{index}]: not a legal action: {refused[1]}")
+                raise QueryError(("turn", "played", index), f"not a legal action: {refused[1]}")
             return (step, refused[0], refused[1]), ended
         if noop:
             continue
@@ -169,7 +170,7 @@ class _Again:
         query = self.query
         try:
             if _structural_change(query.rules, rules):
-                other = read_turn(query.source, rules=rules)
+                other = read_turn(query.source or turn_source(query), rules=rules)
                 state = position(other)
             elif query.table.out:
                 other = dataclasses.replace(query, rules=rules)
@@ -180,7 +181,7 @@ class _Again:
                     try:
                         self.laid_out = State.from_table(query.rules, query.table, query.seat)
                     except PositionError as error:
-                        raise QueryError(str(error)) from None
+                        raise QueryError.of(error) from None
                 state = self.laid_out.with_rules(rules)
                 state.begin_turn(state.seats.index(query.seat), first_turn=query.first_turn)
                 state.end_if_over()
@@ -215,7 +216,7 @@ def judge_round_status(query: RoundStatusQuery) -> tuple[State, Status]:
             query.rules, query.table, query.next_seat, passes_in_a_row=query.passes_in_a_row
         )
     except PositionError as error:
-        raise QueryError(str(error)) from None
+        raise QueryError.of(error) from None
     seat = state.seats.index(query.next_seat)
     state.begin_turn(seat, first_turn=state.first_turn_left[seat])
     hands: Mapping[str, Any] = query.table.hands
@@ -244,9 +245,16 @@ def judge_setup(query: SetupQuery) -> tuple[Deal, tuple[int, ...], tuple[int | N
     """
     try:
         dealt = deal(query.rules, query.players)
+    except RulesError as error:
+        # Too few players, else a deal table without this many players.
+        path: FieldPath = ("players",) if query.players < 2 else ("rules", "hand_size")
+        detail, text = fault_within(path, str(error))
+        raise QueryError(path, detail, text=text) from None
+    try:
         engines = schedule(query.rules)
     except RulesError as error:
-        raise QueryError(str(error)) from None
+        detail, text = fault_within(("rules", "schedule"), str(error))
+        raise QueryError(("rules", "schedule"), detail, text=text) from None
     return dealt, engines, leaders(query.rules, query.players)
 
 

@@ -23,26 +23,36 @@ from companion.rules.actions import (
     REMOVE_MARKER,
     Action,
     Draw,
+    End,
     Play,
     TrainId,
 )
 from companion.rules.legality import play_of
 from companion.rules.rules import Rules, RulesError
 from companion.rules.scoring import ROUND_ENDS, RoundEnd
-from companion.rules.table import Table, TrainSpec
+from companion.rules.table import FieldError, FieldPath, Table, TrainSpec, fault_within
 from companion.rules.tiles import _BY_PAIR, InvalidTileError, Tile
 
 
-class QueryError(ValueError):
-    """A query is malformed; the message names the field."""
+class QueryError(FieldError):
+    """A query is malformed; the message names the field, and :attr:`path` is that field
+    (:class:`~companion.rules.table.FieldError`)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
+    def __init__(
+        self, path: FieldPath, detail: str, *, where: str | None = None, text: str | None = None
+    ) -> None:
+        super().__init__(path, detail, where=where, text=text)
         self.table: Table | None = None
         """The part of the query's table read before the malformed field (for the order in
         which faults are reported); ``None`` if the error came first."""
         self.rules: Rules | None = None
         """The rules the table was read under, with :attr:`table`."""
+
+    @classmethod
+    def of(cls, fault: FieldError) -> QueryError:
+        """The query error for a fault of the table it describes (a
+        :exc:`~companion.rules.table.PositionError`): the same field and message."""
+        return cls(fault.path, fault.detail, where=fault.where, text=str(fault))
 
 
 # -- typed queries -----------------------------------------------------------------------------
@@ -109,19 +119,19 @@ class LastTileCallQuery:
 _MISSING = object()
 
 
-def _get(obj: Mapping[str, Any], key: str, path: str, kind: type | tuple[type, ...]) -> Any:
+def _get(obj: Mapping[str, Any], key: str, path: FieldPath, kind: type | tuple[type, ...]) -> Any:
     value = obj.get(key, _MISSING)
     if type(value) is kind:  # the usual case, decided without isinstance
         return value
     if key not in obj:
-        raise QueryError(f"{path}{key}: missing")
+        raise QueryError((*path, key), "missing")
     value = obj[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise QueryError(f"{path}{key}: expected {_kind_words(kind)}, got {json.dumps(value)}")
+        raise QueryError((*path, key), f"expected {_kind_words(kind)}, got {json.dumps(value)}")
     return value
 
 
-def _opt(obj: Mapping[str, Any], key: str, path: str, kind: type, default: Any) -> Any:
+def _opt(obj: Mapping[str, Any], key: str, path: FieldPath, kind: type, default: Any) -> Any:
     value = obj.get(key)
     if value is None:
         return default
@@ -143,7 +153,7 @@ def _kind_words(kind: type | tuple[type, ...]) -> str:
     return names.get(kind, kind.__name__)
 
 
-def _count(obj: Mapping[str, Any], key: str, path: str, default: int | None = None) -> int:
+def _count(obj: Mapping[str, Any], key: str, path: FieldPath, default: int | None = None) -> int:
     value = obj.get(key)
     if type(value) is int and value >= 0:  # the usual case
         return value
@@ -151,18 +161,18 @@ def _count(obj: Mapping[str, Any], key: str, path: str, default: int | None = No
         return default
     value = _get(obj, key, path, int)
     if value < 0:
-        raise QueryError(f"{path}{key}: must be 0 or more, got {value}")
+        raise QueryError((*path, key), f"must be 0 or more, got {value}")
     return int(value)
 
 
-def read_tile(value: Any, field: str, set_max: int) -> Tile:
+def read_tile(value: Any, field: FieldPath, set_max: int) -> Tile:
     """One tile ``[a, b]`` of a double-``set_max`` set."""
     try:
         tile = Tile.from_json(value)
     except InvalidTileError as error:
-        raise QueryError(f"{field}: {error}") from None
+        raise QueryError(field, str(error)) from None
     if tile.high > set_max:
-        raise QueryError(f"{field}: {tile} is not in a double-{set_max} set")
+        raise QueryError(field, f"{tile} is not in a double-{set_max} set")
     return tile
 
 
@@ -173,11 +183,11 @@ def _rows(set_max: int) -> list[list[Tile]]:
     return [[_BY_PAIR[a, b] for b in range(set_max + 1)] for a in range(set_max + 1)]
 
 
-def read_tiles(value: Any, field: str, set_max: int) -> list[Tile]:
+def read_tiles(value: Any, field: FieldPath, set_max: int) -> list[Tile]:
     """A list of distinct tiles of a double-``set_max`` set."""
     if type(value) is not list:
         if not isinstance(value, list):
-            raise QueryError(f"{field}: expected a list of tiles, got {json.dumps(value)}")
+            raise QueryError(field, f"expected a list of tiles, got {json.dumps(value)}")
     rows = _rows(set_max)
     tiles: list[Tile] = []
     append = tiles.append
@@ -187,9 +197,9 @@ def read_tiles(value: Any, field: str, set_max: int) -> list[Tile]:
                 raise TypeError
             append(rows[a][b])
     except (TypeError, ValueError, IndexError):
-        tiles = [read_tile(item, f"{field}[{i}]", set_max) for i, item in enumerate(value)]
+        tiles = [read_tile(item, (*field, i), set_max) for i, item in enumerate(value)]
     if len(set(tiles)) != len(tiles):
-        raise QueryError(f"{field}: a tile is listed twice")
+        raise QueryError(field, "a tile is listed twice")
     return tiles
 
 
@@ -216,20 +226,21 @@ def _rules_cached(data: dict[str, Any]) -> Rules:
 def read_rules(query: Mapping[str, Any], set_max: int | None = None) -> Rules:
     """``query.rules``; ``set_max`` is the table's set, when the table gives one."""
     if "rules" not in query:
-        raise QueryError("rules: missing")
+        raise QueryError(("rules",), "missing")
     data = query["rules"]
     if not isinstance(data, dict):
-        raise QueryError('rules: expected an object such as {"preset": "standard"}')
+        raise QueryError(("rules",), 'expected an object such as {"preset": "standard"}')
     if set_max is not None and "set_max" not in data:
         data = {**data, "set_max": set_max}
     try:
         rules = _rules_cached(data)
     except RulesError as error:
-        raise QueryError(str(error)) from None
+        detail, text = fault_within(("rules",), str(error))
+        raise QueryError(("rules",), detail, text=text) from None
     if set_max is not None and rules.set_max != set_max:
         raise QueryError(
-            f"table.set_max: the table is a double-{set_max} set but rules.set_max is "
-            f"{rules.set_max}"
+            ("table", "set_max"),
+            f"the table is a double-{set_max} set but rules.set_max is {rules.set_max}",
         )
     return rules
 
@@ -238,21 +249,21 @@ def _table_set_max(query: Mapping[str, Any]) -> int | None:
     table = query.get("table")
     set_max = table.get("set_max") if isinstance(table, dict) else None
     if set_max is not None and type(set_max) is not int:
-        raise QueryError("table.set_max: expected a whole number")
+        raise QueryError(("table", "set_max"), "expected a whole number")
     return set_max
 
 
 # -- the table -------------------------------------------------------------------------------
 
 
-def _train_id(name: Any, seats: tuple[str, ...], field: str) -> TrainId:
+def _train_id(name: Any, seats: tuple[str, ...], field: FieldPath) -> TrainId:
     if name == "mexican":
         return MEXICAN
     if name == "mexican2":
         return MEXICAN2
     if isinstance(name, str) and name in seats:
         return seats.index(name)
-    raise QueryError(f'{field}: {json.dumps(name)} is not a seat, "mexican" or "mexican2"')
+    raise QueryError(field, f'{json.dumps(name)} is not a seat, "mexican" or "mexican2"')
 
 
 @functools.lru_cache(maxsize=1024)
@@ -265,7 +276,7 @@ def train_names(seats: tuple[str, ...]) -> dict[str, TrainId]:
     return names
 
 
-def _seats(seats_raw: list[Any]) -> tuple[str, ...]:
+def read_seats(seats_raw: list[Any]) -> tuple[str, ...]:
     """``table.seats``, checked (once per distinct list: tables repeat their seats)."""
     try:
         key = tuple(seats_raw)
@@ -274,10 +285,10 @@ def _seats(seats_raw: list[Any]) -> tuple[str, ...]:
     except TypeError:  # an unhashable item, refused below
         pass
     if len(seats_raw) < 2 or set(map(type, seats_raw)) != {str} or "" in seats_raw:
-        raise QueryError("table.seats: expected a list of at least two seat names")
+        raise QueryError(("table", "seats"), "expected a list of at least two seat names")
     seats = tuple(seats_raw)
     if len(set(seats)) != len(seats) or "mexican" in seats or "mexican2" in seats:
-        raise QueryError('table.seats: seat names must be distinct and not "mexican"')
+        raise QueryError(("table", "seats"), 'seat names must be distinct and not "mexican"')
     if len(_GOOD_SEATS) > 1024:
         _GOOD_SEATS.clear()
     _GOOD_SEATS.add(seats)
@@ -287,7 +298,9 @@ def _seats(seats_raw: list[Any]) -> tuple[str, ...]:
 _GOOD_SEATS: set[tuple[str, ...]] = set()
 
 
-def _name_id(name: Any, names: dict[str, TrainId], seats: tuple[str, ...], field: str) -> TrainId:
+def _name_id(
+    name: Any, names: dict[str, TrainId], seats: tuple[str, ...], field: FieldPath
+) -> TrainId:
     if type(name) is str and name in names:
         return names[name]
     return _train_id(name, seats, field)
@@ -296,14 +309,14 @@ def _name_id(name: Any, names: dict[str, TrainId], seats: tuple[str, ...], field
 def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None = None) -> Table:
     """The contract's ``table`` object, with the ``hands`` already read from the query."""
     if not isinstance(table, dict):
-        raise QueryError("table: expected an object")
+        raise QueryError(("table",), "expected an object")
     hands = hands if hands is not None else {}
     set_max = rules.set_max
-    seats = _seats(_get(table, "seats", "table.", list))
-    engine = _count(table, "engine", "table.")
+    seats = read_seats(_get(table, "seats", ("table",), list))
+    engine = _count(table, "engine", ("table",))
     if engine > set_max:
-        raise QueryError(f"table.engine: {engine} is not a double of a double-{set_max} set")
-    boneyard = _count(table, "boneyard", "table.")
+        raise QueryError(("table", "engine"), f"{engine} is not a double of a double-{set_max} set")
+    boneyard = _count(table, "boneyard", ("table",))
     trains: list[TrainSpec] = []
     try:
         _read_trains(rules, table, seats, trains)
@@ -313,13 +326,13 @@ def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None 
         raise
     names = train_names(seats)
     try:
-        open_raw = _opt(table, "open_doubles", "table.", list, [])
+        open_raw = _opt(table, "open_doubles", ("table",), list, [])
         wanted = [
-            (n, _name_id(n, names, seats, f"table.open_doubles[{i}]"))
+            (n, _name_id(n, names, seats, ("table", "open_doubles", i)))
             for i, n in enumerate(open_raw)
         ]
         if len({train for _, train in wanted}) != len(wanted):
-            raise QueryError("table.open_doubles: a train is listed twice")
+            raise QueryError(("table", "open_doubles"), "a train is listed twice")
     except QueryError as error:
         error.rules = rules
         error.table = Table(seats, engine, boneyard, trains, True, None, None, None, hands)
@@ -328,14 +341,15 @@ def read_table(rules: Rules, table: Any, hands: Mapping[str, list[Tile]] | None 
         out = _out_seats(table, seats, hands)
         left: frozenset[str] | None = None
         if "first_turns_left" in table:
-            left_raw = _get(table, "first_turns_left", "table.", list)
+            left_raw = _get(table, "first_turns_left", ("table",), list)
             left = frozenset(
-                seats[_name_id(n, names, seats, "table.first_turns_left")] for n in left_raw
+                seats[_name_id(n, names, seats, ("table", "first_turns_left"))] for n in left_raw
             )
             for i, seat in enumerate(out):
                 if seat in left:
                     raise QueryError(
-                        f"table.out[{i}]: {seat} is out, so cannot be in table.first_turns_left"
+                        ("table", "out", i),
+                        f"{seat} is out, so cannot be in table.first_turns_left",
                     )
     except QueryError as error:
         error.rules = rules
@@ -354,7 +368,7 @@ def _read_trains(
 ) -> None:
     """Appends each train of ``table.trains`` to ``trains`` as it is read."""
     set_max = rules.set_max
-    raw_trains = _opt(table, "trains", "table.", dict, {})
+    raw_trains = _opt(table, "trains", ("table",), dict, {})
     names = train_names(seats)
     one_mexican = rules.mexican_trains == 1
     rows = _rows(set_max)
@@ -365,16 +379,16 @@ def _read_trains(
     for name, spec in raw_trains.items():
         train = names.get(name, -99)
         if train == -99:
-            train = _train_id(name, seats, f"table.trains.{name}")
+            train = _train_id(name, seats, ("table", "trains", name))
         if train == MEXICAN2 and one_mexican:
             raise QueryError(
-                f"table.trains.{name}: only one Mexican Train is allowed under these rules"
+                ("table", "trains", name), "only one Mexican Train is allowed under these rules"
             )
         if type(spec) is not dict:
-            raise QueryError(f'table.trains.{name}: expected an object such as {{"end": 7}}')
+            raise QueryError(("table", "trains", name), 'expected an object such as {"end": 7}')
         marker = spec.get("marker", False)
         if type(marker) is not bool:
-            raise QueryError(f"table.trains.{name}.marker: expected true or false")
+            raise QueryError(("table", "trains", name, "marker"), "expected true or false")
         tiles_raw = spec.get("tiles")
         if tiles_raw is not None:
             # The usual train, well-formed distinct tiles, read in one pass; anything else is
@@ -402,7 +416,7 @@ def _read_trains(
             else:
                 tiles = None
             if tiles is None:
-                tiles = read_tiles(tiles_raw, f"table.trains.{name}.tiles", set_max)
+                tiles = read_tiles(tiles_raw, ("table", "trains", name, "tiles"), set_max)
                 end = -1
             chain_end = end if end >= 0 and tiles else None
             trains.append(_spec((name, train, marker, tiles, None, chain_end)))
@@ -410,12 +424,12 @@ def _read_trains(
             end = spec["end"]
             if type(end) is not int or not 0 <= end <= set_max:
                 raise QueryError(
-                    f"table.trains.{name}.end: expected a number from 0 to {set_max}, "
-                    f"got {json.dumps(end)}"
+                    ("table", "trains", name, "end"),
+                    f"expected a number from 0 to {set_max}, got {json.dumps(end)}",
                 )
             trains.append(_spec((name, train, marker, None, end, None)))
-        elif _opt(spec, "started", f"table.trains.{name}.", bool, False):
-            raise QueryError(f'table.trains.{name}: a started train needs "tiles" or "end"')
+        elif _opt(spec, "started", ("table", "trains", name), bool, False):
+            raise QueryError(("table", "trains", name), 'a started train needs "tiles" or "end"')
         else:
             trains.append(_spec((name, train, marker, None, None, None)))
 
@@ -425,15 +439,15 @@ def _out_seats(
 ) -> list[str]:
     """``table.out``: the seats that have played their last tile this round (an extension of
     the contract, documented in docs/rules.md)."""
-    out_raw = _opt(table, "out", "table.", list, [])
+    out_raw = _opt(table, "out", ("table",), list, [])
     out: list[str] = []
     for i, name in enumerate(out_raw):
         if type(name) is not str or name not in seats:
-            raise QueryError(f"table.out[{i}]: {json.dumps(name)} is not one of table.seats")
+            raise QueryError(("table", "out", i), f"{json.dumps(name)} is not one of table.seats")
         if name in out:
-            raise QueryError(f"table.out[{i}]: {name} is listed twice")
+            raise QueryError(("table", "out", i), f"{name} is listed twice")
         if hands.get(name):
-            raise QueryError(f"table.out[{i}]: {name} is out but still holds tiles")
+            raise QueryError(("table", "out", i), f"{name} is out but still holds tiles")
         out.append(name)
     return out
 
@@ -460,46 +474,46 @@ def _quick_play(raw: Any, names: dict[str, TrainId], rows: list[list[Tile]]) -> 
     return play_of(tile, names[on])
 
 
-def read_action(raw: Any, field: str, seats: tuple[str, ...], set_max: int) -> Action:
+def read_action(raw: Any, field: FieldPath, seats: tuple[str, ...], set_max: int) -> Action:
     """One action: ``{"play": [a, b], "on": train}``, ``{"draw": tile or null}``,
     ``{"end": true}`` or ``{"remove_marker": true}``."""
     if not isinstance(raw, dict):
-        raise QueryError(f'{field}: expected an object such as {{"play": [12, 5], "on": "A"}}')
+        raise QueryError(field, 'expected an object such as {"play": [12, 5], "on": "A"}')
     if "play" in raw:
-        tile = read_tile(raw["play"], field + ".play", set_max)
+        tile = read_tile(raw["play"], (*field, "play"), set_max)
         if "on" not in raw:
-            raise QueryError(f"{field}.on: missing")
-        return play_of(tile, _train_id(raw["on"], seats, field + ".on"))
+            raise QueryError((*field, "on"), "missing")
+        return play_of(tile, _train_id(raw["on"], seats, (*field, "on")))
     if "draw" in raw:
         drawn = raw["draw"]
-        return Draw(None if drawn is None else read_tile(drawn, field + ".draw", set_max))
+        return Draw(None if drawn is None else read_tile(drawn, (*field, "draw"), set_max))
     if "end" in raw:
         if raw["end"] is not True:
-            raise QueryError(f"{field}.end: expected true")
+            raise QueryError((*field, "end"), "expected true")
         return END
     if "remove_marker" in raw:
         if raw["remove_marker"] is not True:
-            raise QueryError(f"{field}.remove_marker: expected true")
+            raise QueryError((*field, "remove_marker"), "expected true")
         return REMOVE_MARKER
-    raise QueryError(f"{field}: expected one of play, draw, end, remove_marker")
+    raise QueryError(field, "expected one of play, draw, end, remove_marker")
 
 
-def _no_tile_twice(played: tuple[Action, ...], actions: tuple[Action, ...]) -> None:
+def no_tile_twice(played: tuple[Action, ...], actions: tuple[Action, ...]) -> None:
     """A set holds each tile once, so a turn that lays one tile twice describes no real
     position: it is a fault of the query, not a question for the rules.
 
     :raises: :exc:`QueryError` naming the second play.
     """
-    fields = [f"turn.played[{i}]" for i in range(len(played))]
-    fields += [f"actions[{i}]" for i in range(len(actions))]
+    fields: list[FieldPath] = [("turn", "played", i) for i in range(len(played))]
+    fields += [("actions", i) for i in range(len(actions))]
     laid: set[Tile] = set()
     for field, action in zip(fields, played + actions, strict=True):
         if type(action) is not Play:
             continue
         if action.tile in laid:
             raise QueryError(
-                f"{field}.play: {action.tile} is laid twice in one turn, and a set has only "
-                f"one {action.tile}"
+                (*field, "play"),
+                f"{action.tile} is laid twice in one turn, and a set has only one {action.tile}",
             )
         laid.add(action.tile)
 
@@ -511,38 +525,39 @@ def read_turn(query: Mapping[str, Any], *, rules: Rules | None = None) -> TurnQu
     """A ``turn`` query; with ``rules``, read under those instead of ``query.rules``."""
     if rules is None:
         rules = read_rules(query, _table_set_max(query))
-    table_raw = _get(query, "table", "", dict)
-    turn = _get(query, "turn", "", dict)
+    table_raw = _get(query, "table", (), dict)
+    turn = _get(query, "turn", (), dict)
     seats_raw = table_raw.get("seats")
-    seat = _get(turn, "seat", "turn.", str)
+    seat = _get(turn, "seat", ("turn",), str)
     if not isinstance(seats_raw, list) or seat not in seats_raw:
-        raise QueryError(f"turn.seat: {json.dumps(seat)} is not one of table.seats")
-    hand = read_tiles(_get(turn, "hand", "turn.", list), "turn.hand", rules.set_max)
+        raise QueryError(("turn", "seat"), f"{json.dumps(seat)} is not one of table.seats")
+    hand = read_tiles(_get(turn, "hand", ("turn",), list), ("turn", "hand"), rules.set_max)
     out_raw = table_raw.get("out")
     if isinstance(out_raw, list) and seat in out_raw:
         raise QueryError(
-            f"turn.seat: {seat} is listed in table.out[{out_raw.index(seat)}]; "
-            "a player who is out takes no turn"
+            ("turn", "seat"),
+            f"{seat} is listed in table.out[{out_raw.index(seat)}]; "
+            "a player who is out takes no turn",
         )
     table = read_table(rules, table_raw, {seat: hand})
     try:
-        first = _opt(turn, "first_turn", "turn.", bool, False)
-        actions_raw = _get(query, "actions", "", list)
-        played_raw = _opt(turn, "played", "turn.", list, [])
+        first = _opt(turn, "first_turn", ("turn",), bool, False)
+        actions_raw = _get(query, "actions", (), list)
+        played_raw = _opt(turn, "played", ("turn",), list, [])
         seats = table.seats
         set_max = rules.set_max
         played = tuple(
-            read_action(a, f"turn.played[{i}]", seats, set_max) for i, a in enumerate(played_raw)
+            read_action(a, ("turn", "played", i), seats, set_max) for i, a in enumerate(played_raw)
         )
         names = train_names(seats)
         rows = _rows(set_max)
         actions = tuple(
             [
-                _quick_play(a, names, rows) or read_action(a, f"actions[{i}]", seats, set_max)
+                _quick_play(a, names, rows) or read_action(a, ("actions", i), seats, set_max)
                 for i, a in enumerate(actions_raw)
             ]
         )
-        _no_tile_twice(played, actions)
+        no_tile_twice(played, actions)
     except QueryError as error:
         error.rules = rules
         error.table = table
@@ -552,27 +567,27 @@ def read_turn(query: Mapping[str, Any], *, rules: Rules | None = None) -> TurnQu
 
 def read_round_status(query: Mapping[str, Any]) -> RoundStatusQuery:
     """A ``round_status`` query."""
-    table_raw = _get(query, "table", "", dict)
+    table_raw = _get(query, "table", (), dict)
     set_max = table_raw.get("set_max")
     rules = read_rules(query, set_max if type(set_max) is int else None)
-    hands_raw = _get(query, "hands", "", dict)
-    seats = _get(table_raw, "seats", "table.", list)
+    hands_raw = _get(query, "hands", (), dict)
+    seats = _get(table_raw, "seats", ("table",), list)
     if len(seats) < 2 or not all(isinstance(seat, str) and seat for seat in seats):
-        raise QueryError("table.seats: expected a list of at least two seat names")
+        raise QueryError(("table", "seats"), "expected a list of at least two seat names")
     hands: dict[str, list[Tile]] = {}
     for seat in seats:
         if seat not in hands_raw:
-            raise QueryError(f"hands.{seat}: missing")
-        hands[seat] = read_tiles(hands_raw[seat], f"hands.{seat}", rules.set_max)
+            raise QueryError(("hands", seat), "missing")
+        hands[seat] = read_tiles(hands_raw[seat], ("hands", seat), rules.set_max)
     for name in hands_raw:
         if name not in seats:
-            raise QueryError(f"hands.{name}: not one of table.seats")
-    next_seat = _opt(query, "next_seat", "", str, seats[0] if seats else None)
+            raise QueryError(("hands", name), "not one of table.seats")
+    next_seat = _opt(query, "next_seat", (), str, seats[0] if seats else None)
     if next_seat not in seats:
-        raise QueryError(f"next_seat: {json.dumps(next_seat)} is not one of table.seats")
+        raise QueryError(("next_seat",), f"{json.dumps(next_seat)} is not one of table.seats")
     table = read_table(rules, table_raw, hands)
     try:
-        passes = _count(query, "passes_in_a_row", "", 0)
+        passes = _count(query, "passes_in_a_row", (), 0)
     except QueryError as error:
         error.rules = rules
         error.table = table
@@ -583,27 +598,94 @@ def read_round_status(query: Mapping[str, Any]) -> RoundStatusQuery:
 def read_score(query: Mapping[str, Any]) -> ScoreQuery:
     """A ``score`` query."""
     rules = read_rules(query)
-    hand = read_tiles(_get(query, "hand", "", list), "hand", rules.set_max)
-    went_out = _opt(query, "went_out", "", bool, False)
-    markers_up = _count(query, "markers_up", "", 0)
-    round_end = _opt(query, "round_end", "", str, None)
+    hand = read_tiles(_get(query, "hand", (), list), ("hand",), rules.set_max)
+    went_out = _opt(query, "went_out", (), bool, False)
+    markers_up = _count(query, "markers_up", (), 0)
+    round_end = _opt(query, "round_end", (), str, None)
     if round_end is not None and round_end not in ROUND_ENDS:
         raise QueryError(
-            f"round_end: {json.dumps(round_end)} is not one of {', '.join(ROUND_ENDS)}"
+            ("round_end",), f"{json.dumps(round_end)} is not one of {', '.join(ROUND_ENDS)}"
         )
-    lowest = _opt(query, "lowest", "", bool, False)
+    lowest = _opt(query, "lowest", (), bool, False)
     return ScoreQuery(rules, tuple(hand), went_out, markers_up, round_end, lowest)
 
 
 def read_setup(query: Mapping[str, Any]) -> SetupQuery:
     """A ``setup`` query."""
     rules = read_rules(query)
-    return SetupQuery(rules, _get(query, "players", "", int))
+    return SetupQuery(rules, _get(query, "players", (), int))
 
 
 def read_last_tile_call(query: Mapping[str, Any]) -> LastTileCallQuery:
     """A ``last_tile_call`` query."""
     rules = read_rules(query)
-    boneyard = _count(query, "boneyard", "")
-    in_time = _opt(query, "announced_in_time", "", bool, False)
+    boneyard = _count(query, "boneyard", ())
+    in_time = _opt(query, "announced_in_time", (), bool, False)
     return LastTileCallQuery(rules, boneyard, in_time)
+
+
+# -- typed queries written back --------------------------------------------------------------
+
+
+def _train_name(train: TrainId, seats: tuple[str, ...]) -> str:
+    if train == MEXICAN:
+        return "mexican"
+    if train == MEXICAN2:
+        return "mexican2"
+    return seats[train]
+
+
+def _action_source(action: Action, seats: tuple[str, ...]) -> dict[str, Any]:
+    if type(action) is Play:
+        return {"play": action.tile.as_list(), "on": _train_name(action.train, seats)}
+    if type(action) is Draw:
+        return {"draw": action.tile.as_list() if action.tile is not None else None}
+    if type(action) is End:
+        return {"end": True}
+    return {"remove_marker": True}
+
+
+def turn_source(query: TurnQuery) -> dict[str, Any]:
+    """The contract's ``turn`` query for a typed one made without reading JSON (a client that
+    builds :class:`TurnQuery` itself): what :func:`read_turn` reads back into ``query``, and
+    reads again under other rules where those change how a table reads."""
+    table = query.table
+    seats = table.seats
+    trains: dict[str, Any] = {}
+    for spec in table.trains:
+        entry: dict[str, Any]
+        if spec.tiles is not None:
+            entry = {"tiles": [tile.as_list() for tile in spec.tiles]}
+        elif spec.end is not None:
+            entry = {"end": spec.end}
+        else:
+            entry = {"started": False}
+        if spec.marker:
+            entry["marker"] = True
+        trains[spec.name] = entry
+    table_source: dict[str, Any] = {
+        "set_max": query.rules.set_max,
+        "engine": table.engine,
+        "seats": list(seats),
+        "trains": trains,
+        "open_doubles": [name for name, _ in table.open_doubles or ()],
+        "boneyard": table.boneyard,
+    }
+    if table.out:
+        table_source["out"] = list(table.out)
+    if table.first_turns_left is not None:
+        table_source["first_turns_left"] = [s for s in seats if s in table.first_turns_left]
+    turn: dict[str, Any] = {
+        "seat": query.seat,
+        "first_turn": query.first_turn,
+        "hand": [tile.as_list() for tile in table.hands.get(query.seat) or ()],
+    }
+    if query.played:
+        turn["played"] = [_action_source(action, seats) for action in query.played]
+    return {
+        "kind": "turn",
+        "rules": query.rules.to_json(),
+        "table": table_source,
+        "turn": turn,
+        "actions": [_action_source(action, seats) for action in query.actions],
+    }

@@ -1,0 +1,247 @@
+"""Fine-tune a committed half classifier (the face-down check or the half reader) on rendered
+crops plus real crops mined from the corpus, holding whole folds of sources out (issue 25).
+
+    python -m training.finetune_halves --start models/face-down.onnx --hold-out boards \
+        --minutes 8 --threads 1 --out training/runs/face-down-no-boards.onnx
+
+The net starts from the ONNX file's weights: the exporter folded each batch norm into its
+convolution, so the batch norms start as the identity with the folded bias and stay frozen
+(their statistics are not re-estimated from the small real share). Each batch is mostly
+rendered single-tile crops (training.halves_data, cached in training/data/), the rest real
+crops of the folds not held out (training.real_crops). The temperature is fitted again on
+the rendered validation crops; the real crops of the held-out folds are never seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import numpy_helper
+from torch import nn
+
+from training import halves_data
+from training.exporting import command_line, export_onnx
+from training.halves_data import NOT_A_HALF, build_set
+from training.real_crops import OUT as REAL_CROPS
+from training.real_folds import FOLD_NAMES, fold_of, parse_fold
+from training.train_halves import (
+    Calibrated,
+    HalfNet,
+    _augment,
+    _evaluate,
+    _fit_temperature,
+    _halves_and_labels,
+    _report,
+    to_float,
+)
+
+
+def halfnet_from_onnx(path: Path) -> tuple[HalfNet, float]:
+    """The exported half classifier as a trainable HalfNet, and its temperature."""
+    model = onnx.load(str(path))
+    weights = {init.name: np.array(numpy_helper.to_array(init)) for init in model.graph.initializer}
+    convs = [name for name in weights if weights[name].ndim == 4]
+    width = int(weights[convs[0]].shape[0])
+    net = HalfNet(width)
+    blocks = [module for module in net.features]
+    by_name = list(weights)
+    with torch.no_grad():
+        for block, conv_name in zip(blocks, convs, strict=True):
+            conv, norm = block[0], block[1]
+            bias = weights[by_name[by_name.index(conv_name) + 1]]
+            conv.weight.copy_(torch.from_numpy(weights[conv_name]))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0)
+            norm.weight.fill_(math.sqrt(1.0 + norm.eps))
+            norm.bias.copy_(torch.from_numpy(bias))
+        head = net.head[1]
+        head.weight.copy_(torch.from_numpy(weights["net.head.1.weight"]))
+        head.bias.copy_(torch.from_numpy(weights["net.head.1.bias"]))
+    temperature = 1.0 / float(weights["inv_temperature"])
+    return net, temperature
+
+
+IGNORED = -100
+"""A half left out of the loss (cross_entropy's ignore_index)."""
+
+
+def blank_halves_unlabelled(
+    net: nn.Module, halves: torch.Tensor, labels: torch.Tensor
+) -> torch.Tensor:
+    """``labels`` with each "not a face-up half" that ``net`` counts as blank left out.
+
+    The face-down check counts a crop as a face when one half shows pips or both are face up
+    (vision.halves.shows_a_face). A printed domino's plain end looks like a real tile's blank
+    half: taught as "no half", it would teach the check to doubt every real blank, and double
+    blanks would stop counting. Its end with pips is enough to reject it.
+    """
+    logits = _evaluate(net, halves, labels)
+    blank = logits[:, :NOT_A_HALF].argmax(dim=1) == 0
+    relabelled = labels.clone()
+    relabelled[(labels == NOT_A_HALF) & blank] = IGNORED
+    return relabelled
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms in eval mode and not trained: they hold the folded convolution biases."""
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+            module.weight.requires_grad_(False)
+
+
+def real_split(
+    path: Path, held_out: set[str], negatives: bool = True
+) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor], dict[str, int]]:
+    """The real crops' halves of the folds trained on, and of those held out, and counts."""
+    with np.load(path) as stored:
+        crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
+    out = np.array([fold_of(str(source)) in held_out for source in sources], bool)
+    if not negatives:
+        positive = labels[:, 0] != NOT_A_HALF
+        crops, labels, out = crops[positive], labels[positive], out[positive]
+    counts = {
+        "train_crops": int((~out).sum()),
+        "train_negative_crops": int(((labels[:, 0] == NOT_A_HALF) & ~out).sum()),
+        "held_out_crops": int(out.sum()),
+    }
+    return (
+        _halves_and_labels(crops[~out], labels[~out]),
+        _halves_and_labels(crops[out], labels[out]),
+        counts,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", type=Path, default=Path("models/face-down.onnx"))
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--real", type=Path, default=REAL_CROPS, help="training.real_crops output")
+    parser.add_argument(
+        "--hold-out", action="append", default=[], help="a fold not to train on (repeatable)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--train-count", type=int, default=10000, help="rendered crops")
+    parser.add_argument("--val-count", type=int, default=1500)
+    parser.add_argument("--printed-backs", action="store_true")
+    parser.add_argument("--minutes", type=float, default=8.0)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--real-share", type=float, default=0.3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--blank-negatives-unlabelled",
+        action="store_true",
+        help="leave out of the loss the negatives' halves the start model reads as blank",
+    )
+    parser.add_argument(
+        "--no-negatives", action="store_true", help="learn the real tiles only, not what is none"
+    )
+    args = parser.parse_args(argv)
+    held_out = {parse_fold(name) for name in args.hold_out}
+
+    started = time.monotonic()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    generator = torch.Generator().manual_seed(args.seed)
+    halves_data.use_printed_backs(args.printed_backs)
+    val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=1, chunk=1500))
+    train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=1))
+    (real_x, real_y), (held_x, held_y), counts = real_split(
+        args.real, held_out, negatives=not args.no_negatives
+    )
+    print(f"real crops: {counts}", flush=True)
+
+    net, start_temperature = halfnet_from_onnx(args.start)
+    if args.blank_negatives_unlabelled and len(real_y):
+        real_y = blank_halves_unlabelled(net, real_x, real_y)
+        counts["negative_halves_left_unlabelled"] = int((real_y == IGNORED).sum())
+        print(f"real crops: {counts}", flush=True)
+    before_val = _report("rendered validation before", _evaluate(net, val_x, val_y), val_y)
+    if len(held_y):
+        _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
+    parameters = [p for p in net.parameters() if p.requires_grad]
+    optimiser = torch.optim.AdamW(parameters, lr=args.lr, weight_decay=1e-4)
+    budget = args.minutes * 60
+    train_start = time.monotonic()
+    step, running = 0, 0.0
+    while (elapsed := time.monotonic() - train_start) < budget:
+        progress = elapsed / budget
+        for group in optimiser.param_groups:
+            group["lr"] = (
+                args.lr * min(1.0, progress / 0.05) * 0.5 * (1 + math.cos(math.pi * progress))
+            )
+        net.train()
+        freeze_norms(net)
+        from_real = int(args.batch * args.real_share) if len(real_y) else 0
+        index = torch.randint(0, len(train_x), (args.batch - from_real,), generator=generator)
+        real_index = torch.randint(0, max(1, len(real_x)), (from_real,), generator=generator)
+        batch_x = torch.cat([train_x[index], real_x[real_index]])
+        batch_y = torch.cat([train_y[index], real_y[real_index]])
+        loss = F.cross_entropy(
+            net(_augment(to_float(batch_x), generator)), batch_y, ignore_index=IGNORED
+        )
+        optimiser.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        optimiser.step()
+        step += 1
+        value = float(loss.detach())
+        running = 0.98 * running + 0.02 * value if step > 1 else value
+        if step % 100 == 0:
+            print(f"step {step} loss {running:.4f} {elapsed:.0f}s", flush=True)
+
+    net.eval()
+    val_logits = _evaluate(net, val_x, val_y)
+    after_val = _report("rendered validation after", val_logits, val_y)
+    held_after = (
+        _report("held-out real after", _evaluate(net, held_x, held_y), held_y)
+        if len(held_y)
+        else {}
+    )
+    temperature = _fit_temperature(val_logits, val_y)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(
+        Calibrated(net, temperature).eval(),
+        args.out,
+        ("halves", "logits"),
+        to_float(val_x[:64]),
+        atol=1e-3,
+    )
+    sidecar = {
+        "model": args.out.name,
+        "started_from": str(args.start),
+        "start_temperature": start_temperature,
+        "temperature": temperature,
+        "held_out_folds": sorted(held_out),
+        "trained_on_folds": [fold for fold in FOLD_NAMES if fold not in held_out],
+        "real_crops": counts,
+        "rendered_train_crops": args.train_count,
+        "printed_backs": args.printed_backs,
+        "steps": step,
+        "batch": args.batch,
+        "real_share": args.real_share,
+        "real_negatives": not args.no_negatives,
+        "blank_negatives_unlabelled": args.blank_negatives_unlabelled,
+        "lr": args.lr,
+        "train_seconds": round(time.monotonic() - train_start),
+        "torch": torch.__version__,
+        "rendered_validation_before": before_val,
+        "rendered_validation_after": after_val,
+        "held_out_real_after": held_after,
+        "command": command_line("training.finetune_halves", argv),
+    }
+    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    print(f"wrote {args.out} in {(time.monotonic() - started) / 60:.1f} min", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

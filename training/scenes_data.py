@@ -85,27 +85,55 @@ def render_sample(seed: int) -> Sample:
     return encoded.tobytes(), corners
 
 
-def _chunk_file(first_seed: int, count: int) -> Path:
+# Whole tables (training.table_synth) drawn at the size the finder's fine look sees a 12-MP
+# photo: its long side at vision.finding.FINE_LOOK_SIDE. 1: the first table scenes.
+TABLE_DATA_VERSION = 1
+TABLE_SEED_BASE = 100_000_000  # far from training.score_tables' held-out 900,000,000 on
+TABLE_SCENE_SIZE = (1536, 1152)
+
+
+def render_table_sample(seed: int) -> Sample:
+    """Table ``seed`` as a finder sample: its face-up tiles only (face-down hands, the
+    boneyard, the hub and markers are what the finder must learn to pass over)."""
+    from training.table_synth import render_table
+
+    scene = render_table(TABLE_SEED_BASE + seed, size=TABLE_SCENE_SIZE)
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
+        raise RuntimeError("JPEG encoding failed")
+    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
+    return encoded.tobytes(), corners
+
+
+def _chunk_file(first_seed: int, count: int, tables: bool = False) -> Path:
+    if tables:
+        return DATA_DIR / f"tables-v{TABLE_DATA_VERSION}-{first_seed}-{count}.pkl"
     return DATA_DIR / f"scenes-v{DATA_VERSION}-{first_seed}-{count}.pkl"
 
 
-def _render_chunk(job: tuple[int, int]) -> Path:
-    first_seed, count = job
-    path = _chunk_file(first_seed, count)
+def _render_chunk(job: tuple[int, int, bool]) -> Path:
+    first_seed, count, tables = job
+    path = _chunk_file(first_seed, count, tables)
+    render = render_table_sample if tables else render_sample
     if not path.exists():
-        samples = [render_sample(seed) for seed in range(first_seed, first_seed + count)]
+        samples = [render(seed) for seed in range(first_seed, first_seed + count)]
         partial = path.with_suffix(".part")
         partial.write_bytes(pickle.dumps(samples, protocol=pickle.HIGHEST_PROTOCOL))
         partial.rename(path)
     return path
 
 
-def build_scenes(first_seed: int, count: int, workers: int = 2, chunk: int = 250) -> list[Sample]:
-    """Render ``count`` scenes with seeds first_seed.. (cached) and return them all."""
+def build_scenes(
+    first_seed: int, count: int, workers: int = 2, chunk: int = 250, tables: bool = False
+) -> list[Sample]:
+    """Render ``count`` scenes (whole tables with ``tables``) with seeds first_seed..
+    (cached) and return them all."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    if tables:
+        chunk = min(chunk, 50)
     jobs = [
-        (start, min(chunk, first_seed + count - start))
+        (start, min(chunk, first_seed + count - start), tables)
         for start in range(first_seed, first_seed + count, chunk)
     ]
     samples: list[Sample] = []

@@ -132,21 +132,34 @@ def _fully_inside(quad: np.ndarray, width: int, height: int) -> bool:
 
 
 def augment(
-    image: np.ndarray, corners: np.ndarray, rng: np.random.Generator
+    image: np.ndarray, corners: np.ndarray, rng: np.random.Generator, table: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only."""
-    scale = float(math.exp(rng.uniform(math.log(0.45), math.log(1.6))))
+    """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only.
+
+    A hand scene is shrunk or grown widely and its centre put anywhere in the crop. A whole
+    table (``table``), drawn at the fine look's size, keeps about that size and is cut round
+    one of its tiles (now and then round any point), so that the crops show the long lines,
+    bends and crowded hub the fine look must take apart."""
+    height, width = image.shape[:2]
+    if table:
+        scale = float(math.exp(rng.uniform(math.log(0.7), math.log(1.4))))
+        if len(corners) and rng.random() < 0.85:
+            middle = corners[int(rng.integers(len(corners)))].mean(axis=0).astype(np.float64)
+        else:
+            middle = np.array([rng.uniform(0, width), rng.uniform(0, height)], np.float64)
+        spread = (0.2, 0.8)
+    else:
+        scale = float(math.exp(rng.uniform(math.log(0.45), math.log(1.6))))
+        middle = np.array([width / 2, height / 2], np.float64)
+        spread = (0.25, 0.75)
     angle = float(rng.choice([0.0, 90.0, 180.0, 270.0])) + (
         float(rng.uniform(-30, 30)) if rng.random() < 0.3 else 0.0
     )
-    height, width = image.shape[:2]
     out_w, out_h = CROP
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, scale)
-    # Put the scene's centre at a random point of the crop.
-    target = np.array(
-        [rng.uniform(0.25, 0.75) * out_w, rng.uniform(0.25, 0.75) * out_h], np.float64
-    )
-    matrix[:, 2] += target - np.array([width / 2, height / 2])
+    matrix = cv2.getRotationMatrix2D((float(middle[0]), float(middle[1])), angle, scale)
+    # Put that point at a random place in the crop.
+    target = np.array([rng.uniform(*spread) * out_w, rng.uniform(*spread) * out_h], np.float64)
+    matrix[:, 2] += target - middle
     if rng.random() < 0.5:
         flip = np.array([[-1.0, 0.0, out_w - 1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
         matrix = (flip @ np.vstack([matrix, [0, 0, 1]]))[:2]
@@ -183,10 +196,12 @@ def _recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class SceneSet(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
-    def __init__(self, samples: list[Sample], seed: int) -> None:
+    def __init__(self, samples: list[Sample], seed: int, tables: int = 0) -> None:
+        """``samples`` are hand scenes but for the last ``tables``, whole tables."""
         self.samples = samples
         self.seed = seed
         self.epoch = 0
+        self.first_table = len(samples) - tables
 
     def __len__(self) -> int:
         return len(self.samples)
@@ -194,7 +209,7 @@ class SceneSet(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
     def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
         rng = np.random.default_rng((self.seed, self.epoch, index))
         image, corners = decode_sample(self.samples[index])
-        image, corners = augment(image, corners, rng)
+        image, corners = augment(image, corners, rng, table=index >= self.first_table)
         heat, reg, weight = make_targets(corners, CROP[0], CROP[1])
         tensor = torch.from_numpy(image.transpose(2, 0, 1).astype(np.float32) / 255.0)
         return tensor, torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(weight)
@@ -339,6 +354,13 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument(
+        "--table-scenes",
+        type=int,
+        default=0,
+        help="whole tables (training.scenes_data.render_table_sample) mixed in, cut round a tile",
+    )
+    parser.add_argument("--val-tables", type=int, default=60)
+    parser.add_argument(
         "--start-from",
         type=Path,
         help="an exported finder (.onnx) to go on training from, with its norms frozen",
@@ -352,13 +374,18 @@ def main() -> None:
     train = build_scenes(0, args.scenes)
     print(f"rendering/loading {args.val_scenes} validation scenes", flush=True)
     val = build_scenes(1_000_000, args.val_scenes)
+    val_tables: list[Sample] = []
+    if args.table_scenes:
+        print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
+        train = train + build_scenes(0, args.table_scenes, tables=True)
+        val_tables = build_scenes(1_000_000, args.val_tables, tables=True)
 
     net = FinderNet()
     if args.start_from:
         load_exported_weights(net, args.start_from)
     params = sum(p.numel() for p in net.parameters())
     print(f"{params} parameters; training for {args.minutes:.0f} min", flush=True)
-    dataset = SceneSet(train, args.seed)
+    dataset = SceneSet(train, args.seed, tables=args.table_scenes)
     loader = torch.utils.data.DataLoader(
         dataset,
         batch_size=args.batch,
@@ -404,6 +431,8 @@ def main() -> None:
                 )
             if step % 1000 == 0:
                 print(f"  val {evaluate(net, val[:100])}", flush=True)
+                if val_tables:
+                    print(f"  val tables {evaluate(net, val_tables[:20])}", flush=True)
                 # A snapshot to look at while training goes on.
                 export_onnx(net, Path("training/runs/finder-snapshot.onnx"))
                 training_mode()
@@ -414,6 +443,9 @@ def main() -> None:
 
     metrics = evaluate(net, val)
     print(f"final val {metrics}", flush=True)
+    table_metrics = evaluate(net, val_tables) if val_tables else None
+    if table_metrics:
+        print(f"final val tables {table_metrics}", flush=True)
     export_onnx(net, args.out)
     # The weights themselves, so a later model can start from these (not committed).
     checkpoint = Path("training/runs") / f"{args.out.stem}_seed{args.seed}.pt"
@@ -423,6 +455,9 @@ def main() -> None:
         "model": "tile finder",
         "command": (
             f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
+            + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
+            + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
+            + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
             + (f" --start-from {args.start_from}" if args.start_from else "")
             + f" --out {args.out}"
@@ -435,6 +470,8 @@ def main() -> None:
         "batch": args.batch,
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
+        "table_scenes": args.table_scenes,
+        "synthetic_table_validation": table_metrics,
     }
     args.out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
     print(json.dumps(card, indent=2))

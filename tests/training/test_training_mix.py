@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cv2
 import numpy as np
 
 from training import halves_data
 from training.finder_crops_data import READER_MIX, training_scene
 from training.halves_data import NOT_A_HALF, make_sample
-from training.scenes_data import MIX_PERIOD, SCENE_SIZE, is_low_view, render_sample, scene_class
+from training.scenes_data import (
+    MIX_PERIOD,
+    SCENE_SIZE,
+    TABLE_SCENE_SIZE,
+    is_low_view,
+    render_sample,
+    render_table_sample,
+    scene_class,
+)
+from vision.finding import FINE_LOOK_SIDE
 
 
 def test_the_finder_sees_each_failing_class_at_its_share() -> None:
@@ -38,6 +48,18 @@ def test_a_close_up_seed_renders_a_few_big_tiles_for_the_finder() -> None:
     assert 1 <= len(close) <= 3
     assert _long_sides(close).min() > 0.2 * SCENE_SIZE[1]
     assert _long_sides(close).min() > _long_sides(hand).max()
+
+
+def test_a_table_scene_shows_many_small_tiles_at_the_fine_looks_size() -> None:
+    data, corners = render_table_sample(3)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[1] == TABLE_SCENE_SIZE[0] == FINE_LOOK_SIDE
+    assert len(corners) >= 15
+    # Every listed face lies in the picture, each a small part of it (40 to 70 px long at the
+    # fine look is what the finder learnt from hands).
+    assert corners[..., 0].min() >= 0 and corners[..., 0].max() < image.shape[1]
+    assert corners[..., 1].min() >= 0 and corners[..., 1].max() < image.shape[0]
+    assert 25 < float(np.median(_long_sides(corners))) < 110
 
 
 def test_the_reader_mix_draws_blank_halves_where_it_says() -> None:

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run serve test lint bench simulate eval-vision train clean uncompile lock
+.PHONY: run serve test lint bench simulate eval-vision train train-table-finder clean uncompile lock
 
 # The tested dependency tree, pinned with hashes in requirements.lock (`make lock` writes it),
 # then the project itself on top of it without resolving anything again.
@@ -111,6 +111,15 @@ train: $(STAMP)
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --usual-finder-crops --printed-backs \
 		--out models/face-down.onnx
 	$(BIN)/python -m training.train_fitter --seed 0 --minutes 30 --out models/outline-fitter.onnx
+
+## Finder v6, models/finder.onnx: finder v3 (as committed before it, at f78e00e) trained on
+## with 1,200 whole rendered tables mixed into 3,000 hand scenes (renders ~20 min on 2 cores,
+## trains 40 min on one thread; models/MODEL_CARD.md, "Finder v6").
+train-table-finder: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[train]"
+	mkdir -p build && git show f78e00e:models/finder.onnx > build/finder-v3.onnx
+	$(BIN)/python -m training.train_finder --seed 0 --minutes 40 --scenes 3000 --table-scenes 1200 \
+		--threads 1 --lr 5e-4 --start-from build/finder-v3.onnx --out models/finder.onnx
 
 HALVES_ARGS = --seed 0 --minutes 40 --val-count 1500 --train-count 30000 --render-workers 2 \
 	--threads 2 --width 24 --batch 256

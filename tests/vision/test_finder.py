@@ -290,9 +290,9 @@ def test_the_second_look_outlines_rendered_tiles_more_tightly() -> None:
                 overlaps[second_look].append(
                     max((outline_iou(tile.corners, f.corners) for f in found), default=0.0)
                 )
-    # Measured with finder v3 on these 82 tiles: mean best IoU 0.784 with the second look,
-    # 0.747 without.
-    assert np.mean(overlaps[True]) > np.mean(overlaps[False]) + 0.01
+    # Measured on these 82 tiles, mean best IoU with the second look and without: finder v3
+    # 0.784 and 0.747; finder v6, whose first look outlines tighter, 0.808 and 0.801.
+    assert np.mean(overlaps[True]) > np.mean(overlaps[False])
 
 
 def test_shrinking_averages_areas_whatever_the_ratio() -> None:

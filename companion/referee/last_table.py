@@ -1,6 +1,8 @@
 """The last table read from a photo, kept with the game's round in progress, so that the next
 dispute in that round starts from it. Only the position is kept (as the form's values), never
-the photo; a newer read replaces it, and a round once scored no longer uses it."""
+the photo; a newer read replaces it, and a round once scored no longer uses it. Whose the
+photo's first train was (the one pointing nearest the photographer) is kept for the whole
+game: photographed from the same place, the next round's photo starts from the same seat."""
 
 from __future__ import annotations
 
@@ -43,6 +45,9 @@ def remember(game: Game, values: Mapping[str, Any], rows: Sequence[TrainRow]) ->
         "ends": ends,
         "open": [row.key for row in rows if _text(values, f"open-{row.key}")],
     }
+    first = _text(values, "owner-0")
+    if first in _seat_keys(rows):
+        position["first_owner"] = first
     kept = db.session.get(TablePosition, game.id)
     if kept is None:
         db.session.add(TablePosition(game_id=game.id, round_n=round_n, position=position))
@@ -71,6 +76,19 @@ def recall(game: Game, rows: Sequence[TrainRow], set_max: int) -> Recalled | Non
         if isinstance(opened, list) and row.key in opened:
             values[f"open-{row.key}"] = "on"
     return Recalled(values, kept.round_n, kept.at)
+
+
+def first_owner(game: Game, rows: Sequence[TrainRow]) -> str | None:
+    """The seat whose train was the first train of the game's last table photo (any round),
+    if it is still a seat of this game."""
+    kept = db.session.get(TablePosition, game.id)
+    position = kept.position if kept is not None and isinstance(kept.position, dict) else {}
+    first = position.get("first_owner")
+    return first if isinstance(first, str) and first in _seat_keys(rows) else None
+
+
+def _seat_keys(rows: Sequence[TrainRow]) -> set[str]:
+    return {row.key for row in rows if row.owner is not None}
 
 
 def _text(values: Mapping[str, Any], key: str) -> str:

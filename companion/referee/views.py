@@ -457,10 +457,15 @@ def read_table_photo(context: RefereeContext, ask: str, form: DisputeForm) -> tu
     }
     values["table-read"] = json.dumps(reading.to_json(), separators=(",", ":"))
     rows = form.rows
-    owners = table_photo.assign_owners(len(reading.trains), {}, rows)
+    # The first train is whose it was in this game's last table photo, as the photo is most
+    # likely taken from the same place; the player sets it otherwise.
+    first = last_table.first_owner(context.game, rows) if context.game is not None else None
+    owners = table_photo.assign_owners(len(reading.trains), {0: first} if first else {}, rows)
     single = {key: value for key, value in values.items() if isinstance(value, str)}
     lists = {key: value for key, value in values.items() if isinstance(value, list)}
     table_photo.apply_reading(single, rows, context.set_max, reading, owners)
+    if first:
+        single["owners-set"] = "0"  # as if set by the player: the page shows it so
     form = DisputeForm.from_form(ask, context.seats, context.rules, context.engine, single, lists)
     form.errors.clear()
     if context.game is not None:
@@ -468,10 +473,16 @@ def read_table_photo(context: RefereeContext, ask: str, form: DisputeForm) -> tu
         last_table.remember(service.get_game(context.game.id), form.values, rows)
     count = len(reading.trains)
     markers = table_photo.marker_note(reading, owners, rows)
+    names = {row.key: row.name for row in rows}
+    owners_said = (
+        f"train 1 is {names[first]}'s, as in this game's last table photo, and the others follow "
+        "in seat order (set one if not)"
+        if first
+        else "say whose one train is and the others follow in seat order"
+    )
     flash(
-        f"Read {count} train{'' if count == 1 else 's'} from the photo: say whose one train is "
-        "and the others follow in seat order; check the ends before asking."
-        + (f" {markers}" if markers else "")
+        f"Read {count} train{'' if count == 1 else 's'} from the photo: {owners_said}; check the "
+        "ends before asking." + (f" {markers}" if markers else "")
     )
     return render_page(context, ask, form, photo_read="table")
 

@@ -355,13 +355,31 @@ def test_the_next_dispute_of_the_round_starts_from_the_last_table_read(
         from companion.referee.models import TablePosition
 
         kept = db.session.get(TablePosition, game["id"])
-        assert kept is not None and set(kept.position) == {"engine", "ends", "open"}
+        assert kept is not None
+        assert set(kept.position) == {"engine", "ends", "open", "first_owner"}
     # Once the round is scored, the next round starts from a fresh table.
     scores = {name: {"points": 5} for name in PLAYERS}
     assert games.put_round(game, 1, scores).status_code == 200
     fresh = client.get(f"/games/{game['id']}/referee?ask=turn")
     assert "last table photo" not in page_text(fresh.data)
     assert all(end == ("", False) for end in ends(form_fields(fresh.data)).values())
+
+
+def test_the_next_rounds_photo_starts_from_whose_the_first_train_was(
+    client: FlaskClient, games: Any, stubbed_reader: list[int]
+) -> None:
+    game = make_game(client)
+    fields = form_fields(send_table_photo(client, game).data)
+    assert [fields[f"owner-{i}"] for i in range(5)] == ["0", "1", "2", "3", "m1"]
+    # The photographer sits so that Cy's train points at them: set once, in round 1.
+    client.post(f"/games/{game['id']}/referee", data={**fields, "owner-0": "2", "use": "owners"})
+    assert games.put_round(game, 1, {n: {"points": 5} for n in PLAYERS}).status_code == 200
+    # Round 2, photographed from the same place: the trains follow from Cy's, no tap needed.
+    response = send_table_photo(client, game)
+    again = form_fields(response.data)
+    assert [again[f"owner-{i}"] for i in range(5)] == ["2", "3", "0", "1", "m1"]
+    assert "train 1 is Cy's, as in this game's last table photo" in page_text(response.data)
+    assert ends(again)["2"] == ("5", False)  # the train nearest the photographer, Cy's
 
 
 def test_a_table_photo_without_a_game_fills_the_form_and_keeps_nothing(

@@ -2,7 +2,7 @@
 
 # Each page module adds its routes to the blueprint when it is imported.
 from . import (  # noqa: F401
-    book_page,
+    all_games_page,
     picker_page,
     rules_page,
     setup_page,

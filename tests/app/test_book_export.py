@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.games import book, service
+from companion.games import all_games, service
 from companion.games.models import utc_now
 from tests.conftest import GameActions
 
@@ -32,7 +32,7 @@ def move_to_another_host(app: Flask) -> None:
     """Empty the database, as a laptop that has never seen these games (the same test
     database serves SQLite and PostgreSQL alike)."""
     with app.app_context():
-        for game in book.every_game():
+        for game in all_games.every_game():
             service.delete_game(game)
 
 
@@ -110,7 +110,7 @@ def test_csv_has_a_row_per_game_round_and_player(client: FlaskClient, games: Gam
     response = client.get("/games/export.csv")
     assert response.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
-    assert rows[0] == book.CSV_HEADER
+    assert rows[0] == all_games.CSV_HEADER
     # 3 + 3 scores in the first game, 4 in the second, 1 in the third.
     assert len(rows) == 1 + 6 + 4 + 1
     eve = next(row for row in rows if row[5] == "'=Eve")  # a formula-like name stays text
@@ -210,7 +210,7 @@ def document_with(game_change: Any) -> dict[str, Any]:
         "totals": {"Ann": 4, "Bob": 7},
     }
     game_change(game)
-    return {"format": book.FORMAT, "version": 1, "games": [game]}
+    return {"format": all_games.FORMAT, "version": 1, "games": [game]}
 
 
 def set_path(path: list[Any], value: Any) -> Any:
@@ -230,12 +230,12 @@ BAD_FILES = [
     ("a list, not an export", b"[1, 2]", "not an export of this app's games"),
     (
         "a later version",
-        json.dumps({"format": book.FORMAT, "version": 2, "games": []}).encode(),
+        json.dumps({"format": all_games.FORMAT, "version": 2, "games": []}).encode(),
         "version 2 of the format; this app reads version 1",
     ),
     (
         "games not a list",
-        json.dumps({"format": book.FORMAT, "version": 1, "games": {}}).encode(),
+        json.dumps({"format": all_games.FORMAT, "version": 1, "games": {}}).encode(),
         "is not a list of games",
     ),
     ("too big", b"{" + b" " * 3000 + b"}", "The file is larger than 1 MB"),

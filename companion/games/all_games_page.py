@@ -9,7 +9,7 @@ import json
 
 from flask import Response, current_app, render_template, request
 
-from . import access, book, sheetview
+from . import access, all_games, sheetview
 from .models import Game, utc_now
 from .views import bp
 
@@ -21,7 +21,7 @@ def visible_games() -> list[Game]:
     # Imported here: the home blueprint imports this package.
     from ..home.views import is_host_laptop
 
-    games = book.every_game()
+    games = all_games.every_game()
     if is_host_laptop():
         return games
     known = access.known_game_ids()
@@ -38,7 +38,7 @@ def download(body: bytes, mimetype: str, name: str) -> Response:
 def export_all_json() -> Response:
     """Every game as one JSON file (a list of the API's games under a format header)."""
     views = [sheetview.view_game(game) for game in visible_games()]
-    document = book.export_document(views, utc_now())
+    document = all_games.export_document(views, utc_now())
     stamp = utc_now().strftime("%Y-%m-%d")
     body = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
     return download(body, "application/json", f"mexican-train-games-{stamp}.json")
@@ -50,7 +50,7 @@ def export_all_csv() -> Response:
     views = [sheetview.view_game(game) for game in visible_games()]
     buffer = io.StringIO()
     buffer.write("\ufeff")  # Excel reads accented names right only with the byte-order mark
-    csv.writer(buffer).writerows(book.csv_rows(views))
+    csv.writer(buffer).writerows(all_games.csv_rows(views))
     stamp = utc_now().strftime("%Y-%m-%d")
     return download(
         buffer.getvalue().encode("utf-8"), "text/csv", f"mexican-train-games-{stamp}.csv"
@@ -58,7 +58,7 @@ def export_all_csv() -> Response:
 
 
 def max_import_bytes() -> int:
-    return int(current_app.config.get("IMPORT_MAX_BYTES", book.DEFAULT_MAX_IMPORT_BYTES))
+    return int(current_app.config.get("IMPORT_MAX_BYTES", all_games.DEFAULT_MAX_IMPORT_BYTES))
 
 
 @bp.get("/import")
@@ -75,17 +75,17 @@ def import_games() -> tuple[str, int]:
     upload = request.files.get("file")
     limit = max_import_bytes()
     error: str | None = None
-    report: book.ImportReport | None = None
+    report: all_games.ImportReport | None = None
     if upload is None or not upload.filename:
         error = "Choose the JSON file to import first. Nothing was imported."
     else:
         data = upload.stream.read(limit + 1)
         try:
-            document = book.read_document(data, limit)
-        except book.BookRefused as refused:
+            document = all_games.read_document(data, limit)
+        except all_games.BookRefused as refused:
             error = str(refused)
         else:
-            report = book.import_games(document.games, document.started)
+            report = all_games.import_games(document.games, document.started)
             for game, token in report.imported:
                 access.remember_token(game.id, token)
     status = (

@@ -156,9 +156,38 @@ def person_records() -> list[PersonRecord]:
         )
         for row in db.session.execute(query)
     ]
-    return sorted(
-        records, key=lambda r: (-r.wins, -(r.win_rate or 0), r.name.casefold(), r.person_id)
+    return sorted(records, key=lambda r: _book_order(r.wins, r.games, r.name, r.person_id))
+
+
+def _book_order(wins: int, games: int, name: str, person_id: int) -> tuple[int, float, str, int]:
+    """Who stands first in the book: most wins, then the best win rate, then by name."""
+    return (-wins, -(wins / games if games else 0.0), name.casefold(), person_id)
+
+
+@dataclass(frozen=True)
+class Leader:
+    """Who leads the book, for the home page."""
+
+    name: str
+    wins: int
+    games: int
+
+
+def leader() -> Leader | None:
+    """Who stands first in the book (as person_records orders it), if anyone has won a game:
+    the finished games' totals only, without the book's round figures."""
+    totals = _totals()
+    rows = db.session.execute(
+        select(Person.id, Person.name, func.count(), func.sum(totals.c.won))
+        .join(totals, totals.c.person_id == Person.id)
+        .group_by(Person.id, Person.name)
+    ).all()
+    if not rows:
+        return None
+    person_id, name, games, wins = min(
+        rows, key=lambda row: _book_order(int(row[3]), int(row[2]), row[1], row[0])
     )
+    return Leader(name, int(wins), int(games)) if wins else None
 
 
 def _longest_runs(dated: Subquery) -> Subquery:

@@ -27,10 +27,9 @@ def index() -> str:
         view = sheetview.view_game(game)
         if view.finished:
             winners[game.id] = (view.winners, view.totals[view.winners[0]])
-    book = records.person_records()
     return render_template(
         "home/index.html",
-        leader=book[0] if book and book[0].wins else None,
+        leader=records.leader(),
         join_url=join_url,
         games=games,
         editable={game.id for game in games if access.can_edit(game)},

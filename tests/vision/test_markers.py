@@ -145,3 +145,22 @@ def test_the_marker_is_found_whichever_way_the_train_points(heading_index: int) 
     found = train_markers(image, 1.0, layout)
     assert found[heading_index] is True
     assert sum(1 for value in found if value) == 1
+
+
+def test_a_marker_beside_one_of_two_close_trains_is_that_trains() -> None:
+    # Trains leaving the hub 50 degrees apart: the coin lies beside the first train on the
+    # side facing the second, a third nearer the first (as the renderer lays them, and as
+    # players do at a crowded hub).
+    image, layout, firsts = _table(_plain(), headings=(0.0, 50.0, 180.0, 270.0))
+    x, y = _beside(firsts[0], 0.0)
+    cv2.circle(image, (x, y), int(0.5 * SHORT), (40, 140, 190), -1)
+    found = train_markers(image, 1.0, layout)
+    assert found[0] is True and found[1] is False
+
+
+def test_a_faint_ring_a_glass_left_is_not_taken_for_a_faint_marker() -> None:
+    # A faint ring on a grey table beside a train's start: a marker's size, but hollow.
+    image, layout, firsts = _table(_plain((150, 150, 150)))
+    x, y = _beside(firsts[0], HEADINGS[0])
+    cv2.circle(image, (x + SHORT // 2, y), int(0.65 * SHORT), (163, 163, 163), 10)
+    assert train_markers(image, 1.0, layout)[0] is False

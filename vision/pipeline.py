@@ -1,6 +1,6 @@
 """Read a hand from a photo: decode, find tiles, rectify, read halves in one batch, score.
 
-Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
+Two models do the work: the tile finder (models/finder-int8.onnx) outlines every face-up tile on a
 small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
 of the tiles cut out of the full photo. Three more help where those are weak: the close-up
 finder (models/finder-close.onnx) outlines a photo again when few tiles were kept, the

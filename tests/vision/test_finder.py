@@ -148,7 +148,7 @@ def test_a_missing_model_fails_at_once(tmp_path: object) -> None:
 
 
 needs_model = pytest.mark.skipif(
-    not DEFAULT_FINDER_MODEL.is_file(), reason="models/finder.onnx is not built"
+    not DEFAULT_FINDER_MODEL.is_file(), reason="models/finder-int8.onnx is not built"
 )
 
 
@@ -350,11 +350,13 @@ def test_the_batched_second_look_outlines_tiles_as_one_crop_at_a_time_does() -> 
         scene = render_scene(seed, size=(1280, 960), n_tiles=(6, 12))
         together, apart = batched.find(scene.image), single.find(scene.image)
         assert len(together) == len(apart) > 0
-        # Crops cut by the photo's edge are padded to the batch's size, so allow a pixel (and
+        # Crops cut by the photo's edge are padded to the batch's size, and the 8-bit finder
+        # rounds a padded batch a little differently, so allow 1% of the tile's length (and
         # faces of nearly equal score may swap places in the list).
         for first in together:
             second = min(apart, key=lambda face: float(np.abs(face.corners - first.corners).max()))
-            assert np.abs(first.corners - second.corners).max() <= 1.0
+            length = long_side(first.corners)
+            assert np.abs(first.corners - second.corners).max() <= 0.01 * length
             assert first.score == pytest.approx(second.score, abs=0.02)
 
 

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run serve test lint bench simulate eval-vision train train-table-finder quantize-finder clean uncompile lock
+.PHONY: run serve test lint bench simulate eval-vision train train-table-finder quantize clean uncompile lock
 
 # The tested dependency tree, pinned with hashes in requirements.lock (`make lock` writes it),
 # then the project itself on top of it without resolving anything again.
@@ -111,6 +111,7 @@ train: $(STAMP)
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --usual-finder-crops --printed-backs \
 		--out models/face-down.onnx
 	$(BIN)/python -m training.train_fitter --seed 0 --minutes 30 --out models/outline-fitter.onnx
+	$(MAKE) quantize
 
 ## Finder v6, models/finder.onnx: finder v3 (as committed before it, at f78e00e) trained on
 ## with 1,200 whole rendered tables mixed into 3,000 hand scenes (renders ~20 min on 2 cores,
@@ -120,13 +121,13 @@ train-table-finder: $(STAMP)
 	mkdir -p build && git show f78e00e:models/finder.onnx > build/finder-v3.onnx
 	$(BIN)/python -m training.train_finder --seed 0 --minutes 40 --scenes 3000 --table-scenes 1200 \
 		--threads 1 --lr 5e-4 --start-from build/finder-v3.onnx --out models/finder.onnx
-	$(MAKE) quantize-finder
+	$(MAKE) quantize
 
-## The finder the app runs, models/finder-int8.onnx: models/finder.onnx with its convolutions in
-## 8-bit integers, calibrated on rendered photos (a minute; never in CI).
-quantize-finder: $(STAMP)
+## The models the app runs in 8 bits, models/*-int8.onnx: the trained ones with their layers but the
+## last in 8-bit integers, calibrated on rendered photos (a minute; never in CI).
+quantize: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
-	$(BIN)/python -m training.quantize_finder --source models/finder.onnx --out models/finder-int8.onnx
+	$(BIN)/python -m training.quantize
 
 HALVES_ARGS = --seed 0 --minutes 40 --val-count 1500 --train-count 30000 --render-workers 2 \
 	--threads 2 --width 24 --batch 256

@@ -42,8 +42,8 @@ from vision.session import open_session
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_FINDER_MODEL = MODELS / "finder-int8.onnx"
-"""The finder as trained (models/finder.onnx) with its convolutions in 8-bit integers
-(training.quantize_finder): as accurate, and a third quicker on a CPU."""
+"""The finder as trained (models/finder.onnx) in 8-bit integers (training.quantize): as
+accurate, and a third quicker on a CPU."""
 DEFAULT_CLOSE_UP_MODEL = MODELS / "finder-close.onnx"
 """The finder trained with close-ups of one to three tiles in its mix (vision.pipeline
 CLOSE_UP_TILES says when it is used)."""

@@ -22,8 +22,10 @@ from numpy.typing import NDArray
 
 from vision.session import open_session
 
-DEFAULT_HALF_MODEL = Path(__file__).resolve().parent.parent / "models" / "halves.onnx"
-DEFAULT_FACE_DOWN_MODEL = Path(__file__).resolve().parent.parent / "models" / "face-down.onnx"
+DEFAULT_HALF_MODEL = Path(__file__).resolve().parent.parent / "models" / "halves-int8.onnx"
+DEFAULT_FACE_DOWN_MODEL = Path(__file__).resolve().parent.parent / "models" / "face-down-int8.onnx"
+"""Both as trained (models/halves.onnx, models/face-down.onnx) in 8-bit integers
+(training.quantize)."""
 MAX_PIPS = 18
 NOT_A_HALF = MAX_PIPS + 1
 NUM_CLASSES = MAX_PIPS + 2

@@ -1,13 +1,14 @@
 """Read a hand from a photo: decode, find tiles, rectify, read halves in one batch, score.
 
-Two models do the work: the tile finder (models/finder-int8.onnx) outlines every face-up tile on a
+Two models do the work: the tile finder (models/finder.onnx) outlines every face-up tile on a
 small copy of the photo, and the half reader (models/halves.onnx) counts the pips on each half
 of the tiles cut out of the full photo. Three more help where those are weak: the close-up
 finder (models/finder-close.onnx) outlines a photo again when few tiles were kept, the
 outline fitter (models/outline-fitter.onnx) fits each finder's outline to the face it lies on
 before it is cut out (a face seen from low is a trapezoid the finder's parallelogram sits
 loose on), and the face-down check (models/face-down.onnx) keeps printed backs from being
-counted as tiles.
+counted as tiles. The finder, the half reader and the face-down check run in 8-bit integers
+(the -int8 files beside those, training.quantize): as accurate and quicker on a CPU.
 (The hand-written classical finder, kept for comparison, lives with the measuring tools in
 training/classical_finder.py.)
 """

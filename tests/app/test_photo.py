@@ -1,7 +1,7 @@
 """Photo scoring in the round form: read a hand from a photo into the tile picker, then save.
 
 Tests of bad input and of a server without the model run always (the photo is judged before
-the model is needed); tests that need a real reading skip when models/halves.onnx is absent.
+the model is needed); tests that need a real reading skip when models/halves-int8.onnx is absent.
 """
 
 from __future__ import annotations

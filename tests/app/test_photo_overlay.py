@@ -136,7 +136,7 @@ def test_the_overlay_numbers_labels_and_scales_the_tiles_and_keeps_hints_apart()
     assert len(data["tile_points"]) == len(full_set(12))
 
 
-@pytest.mark.skipif(not DEFAULT_HALF_MODEL.is_file(), reason="models/halves.onnx is not built")
+@pytest.mark.skipif(not DEFAULT_HALF_MODEL.is_file(), reason="models/halves-int8.onnx is not built")
 def test_outlines_of_a_photo_turned_by_its_exif_orientation_land_on_the_upright_tiles() -> None:
     from vision.pipeline import HandReader
 

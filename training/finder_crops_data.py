@@ -3,7 +3,8 @@
 The reader only ever sees tiles as the finder outlines them: a little loose, a little turned,
 sometimes cutting off the last row of pips. Crops rendered with random corner noise
 (training/halves_data.py) miss the finder's particular habits, so these crops come from
-whole rendered scenes (training.synth.render_scene), outlined by models/finder.onnx and cut by
+whole rendered scenes (training.synth.render_scene), outlined by the finder the app runs
+(vision.finder.DEFAULT_FINDER_MODEL, models/finder-int8.onnx since 2026-11-26) and cut by
 the pipeline's own rectifier. Each found outline is labelled by the rendered tile it
 overlaps (IoU >= MATCH_IOU), its two ends by which rendered half lies nearer; outlines that
 overlap no tile (IoU < STRAY_IOU) are "not a half" on both ends, as the reader must learn to
@@ -52,7 +53,7 @@ _crop_finder: tuple[Path, bool] = (DEFAULT_FINDER_MODEL, True)
 
 
 def use_finder(model: Path, second_look: bool = True) -> None:
-    """Cut the crops with another finder than models/finder.onnx (for a reader meant to learn
+    """Cut the crops with another finder than the app's (for a reader meant to learn
     that finder's outlines); set before build_set, whose worker processes are forked."""
     global _finder, _crop_finder
     _finder, _crop_finder = None, (model, second_look)

@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         "--crop-finder",
         type=Path,
         default=None,
-        help="cut the finder crops with this finder .onnx (default: models/finder.onnx)",
+        help="cut the finder crops with this finder .onnx (default: the one the app runs)",
     )
     parser.add_argument(
         "--printed-backs",

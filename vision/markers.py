@@ -30,6 +30,12 @@ BAND = (0.75, 2.4)
 the tile's own edge (half a short side out) and of the next train over."""
 ALONG = (-0.4, 1.6)
 """Where along the train, in the first tile's long sides from its inner end."""
+HUB_RIM = 0.6
+"""How far past a train's inner end the hub may still reach, in short sides: a tile lies in its
+slot over the rim, and an eight-sided hub's corners and darker side stand out further. (0.3
+until 2026-11-26: on 60 tuning tables the rim made 5 of 15 faint questions, and on a checked
+cloth it could be called a marker; 0.9 removed 10 but lost a coin laid midway between two
+trains round a bare engine.)"""
 SURROUND = 3.6
 """The table's own colour is taken from round the band out to this many short sides."""
 OFF_TILES = 0.2
@@ -156,8 +162,8 @@ def _marker_beside(
         shifted = np.round(outline - np.array([left, top], np.float32)).astype(np.int32)
         cv2.fillConvexPoly(clear, shifted, 0)
     kept_off = cv2.erode(clear, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1,) * 2))
-    # The hub: everything nearer its centre than the train's inner end (plus a little).
-    hub_radius = float(np.linalg.norm(inner - hub)) + 0.3 * short
+    # The hub: everything nearer its centre than the train's inner end (plus its rim).
+    hub_radius = float(np.linalg.norm(inner - hub)) + HUB_RIM * short
     off_hub = np.hypot(xs - hub[0], ys - hub[1]) > hub_radius
     usable = (np.asarray(kept_off) > 0) & off_hub
 

@@ -164,3 +164,32 @@ def test_a_faint_ring_a_glass_left_is_not_taken_for_a_faint_marker() -> None:
     x, y = _beside(firsts[0], HEADINGS[0])
     cv2.circle(image, (x + SHORT // 2, y), int(0.65 * SHORT), (163, 163, 163), 10)
     assert train_markers(image, 1.0, layout)[0] is False
+
+
+def _octagon(circumradius: float) -> np.ndarray:
+    """An eight-sided hub's outline round the table's centre, in short sides."""
+    return (
+        np.array(
+            [
+                (
+                    CENTRE[0] + circumradius * SHORT * math.cos(math.radians(22.5 + 45 * k)),
+                    CENTRE[1] + circumradius * SHORT * math.sin(math.radians(22.5 + 45 * k)),
+                )
+                for k in range(8)
+            ]
+        )
+        .round()
+        .astype(np.int32)
+    )
+
+
+def test_an_eight_sided_hubs_rim_beside_the_trains_is_not_a_marker() -> None:
+    # A plastic hub on a checked cloth, its top and its darker side standing out past the
+    # first tiles' inner ends (the tiles lie in its slots, over the rim): four colours round
+    # each train's start, and no marker anywhere.
+    background = _checked()
+    colour = np.array([160.0, 40.0, 150.0])
+    cv2.fillConvexPoly(background, _octagon(3.3), (colour * 0.6).tolist())
+    cv2.fillConvexPoly(background, _octagon(3.1), colour.tolist())
+    image, layout, _ = _table(background)
+    assert train_markers(image, 1.0, layout) == (False,) * 4

@@ -340,16 +340,18 @@ def same_place_suppressed(
     it lying on better outlines (one spanning the ends of two touching tiles; more than
     ``covered_limit``)."""
     # Outlines whose bounding boxes do not meet cannot overlap, nor hold each other's centre:
-    # only the others meeting a candidate's box are tested, which keeps big hands quick.
-    boxes = [(quad.min(axis=0), quad.max(axis=0)) for quad in outlines]
+    # only the others meeting a candidate's box are tested, which keeps big hands and tables
+    # quick (the boxes are compared all at once).
+    if not outlines:
+        return []
+    corners = np.stack([np.asarray(quad, np.float64).reshape(4, 2) for quad in outlines])
+    lows, highs = corners.min(axis=1), corners.max(axis=1)
     kept: list[int] = []
     for index, candidate in enumerate(outlines):
-        low, high = boxes[index]
-        near = [
-            other
-            for other in kept
-            if (low <= boxes[other][1]).all() and (boxes[other][0] <= high).all()
-        ]
+        kept_at = np.asarray(kept, np.intp)
+        low, high = lows[index], highs[index]
+        meets = np.all(low <= highs[kept_at], axis=1) & np.all(lows[kept_at] <= high, axis=1)
+        near = [int(other) for other in kept_at[meets]]
         centre = candidate.mean(axis=0)
         if any(
             _inside_shrunk(centre, outlines[other], limit)

@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-MODELS_DIR = Path("models")
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 HAND_SEEDS = range(500_000, 500_016)
 TABLE_SEEDS = range(800_505_000, 800_505_008)
 """Rendered tables of the tuning range, far from the held-out 900,000,000 on."""

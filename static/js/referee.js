@@ -26,16 +26,21 @@ if (firstTurn) {
       select.querySelector('option[value="none"]').hidden = first;
     });
   };
-  firstTurn.addEventListener("change", function () {
-    showFirstTurn();
+  var layAgainstEngine = function () {
     var engine = document.getElementById("engine");
     var against = document.querySelectorAll("input[name=act0-a]");
     var chosen = Array.prototype.some.call(against, function (radio) { return radio.checked; });
     if (firstTurn.checked && engine && !chosen) {
       against.forEach(function (radio) { radio.checked = radio.value === engine.value; });
     }
+  };
+  firstTurn.addEventListener("change", function () {
+    showFirstTurn();
+    layAgainstEngine();
   });
+  /* Ticked before this script ran (a slow phone): the same as a tick now. */
   showFirstTurn();
+  layAgainstEngine();
 }
 
 /* Referee: the photo sent is kept in the tab too (shrunk like any other), so the page

@@ -214,7 +214,8 @@ def _blobs_verdict(
         if inside < UNSURE_AREA:
             continue
         whole = int(stats[index, cv2.CC_STAT_AREA]) / unit
-        if shaped_only and (whole > LARGEST_AREA or _solidity(blob) < SOLID):
+        compact = _solidity(blob) >= SOLID
+        if shaped_only and (whole > LARGEST_AREA or not compact):
             continue
         centre = (centroids[index] + np.array(offset)).astype(np.float32)
         mine = _distance_to_tile(centre, first)
@@ -232,7 +233,7 @@ def _blobs_verdict(
             inside >= SEEN_AREA
             and inside >= 0.5 * whole
             and nearest_other > SHARED * mine
-            and _solidity(blob) >= SOLID
+            and compact
         ):
             return True
         verdict = None

@@ -35,7 +35,8 @@ def round_in_progress(game: Game) -> int | None:
 
 def remember(game: Game, values: Mapping[str, Any], rows: Sequence[TrainRow]) -> None:
     """Keep the position the form holds (engine, ends, open doubles) with the round in
-    progress, replacing the one kept before. Nothing is kept when no round is in progress."""
+    progress, replacing the one kept before, and whose the first train is when the player set
+    any train's owner. Nothing is kept when no round is in progress."""
     round_n = round_in_progress(game)
     if round_n is None:
         return
@@ -45,8 +46,11 @@ def remember(game: Game, values: Mapping[str, Any], rows: Sequence[TrainRow]) ->
         "ends": ends,
         "open": [row.key for row in rows if _text(values, f"open-{row.key}")],
     }
+    # Only an owner the player set (or kept from the game's last photo) is the game's: the
+    # seat order a fresh read starts from is a guess, and a second photo must not call it
+    # "as in this game's last table photo".
     first = _text(values, "owner-0")
-    if first in _seat_keys(rows):
+    if _text(values, "owners-set") and first in _seat_keys(rows):
         position["first_owner"] = first
     kept = db.session.get(TablePosition, game.id)
     if kept is None:

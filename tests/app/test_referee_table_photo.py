@@ -382,6 +382,20 @@ def test_the_next_rounds_photo_starts_from_whose_the_first_train_was(
     assert ends(again)["2"] == ("5", False)  # the train nearest the photographer, Cy's
 
 
+def test_a_photo_sent_twice_does_not_claim_owners_nobody_set(
+    client: FlaskClient, stubbed_reader: list[int]
+) -> None:
+    # A second tap on "Read the table" before the page came back: the first read's seat order
+    # was only the page's guess, so the second says so again instead of "as in this game's
+    # last table photo".
+    game = make_game(client)
+    send_table_photo(client, game)
+    response = send_table_photo(client, game)
+    text = page_text(response.data)
+    assert "as in this game's last table photo" not in text
+    assert "say whose one train is and the others follow in seat order" in text
+
+
 def test_a_table_photo_without_a_game_fills_the_form_and_keeps_nothing(
     app: Flask, client: FlaskClient, stubbed_reader: list[int]
 ) -> None:

@@ -1,5 +1,5 @@
-"""A disputed position as a player enters it on the referee page, and the contract query it
-becomes.
+"""A disputed position as a player enters it on the referee page, and the rules engine's typed
+query it becomes (never contract JSON read back).
 
 The page collects as few taps as it can: a train is one number (its open end) or "not
 started"; a train whose end nobody entered is assumed to fit the tile laid on it, or, when
@@ -30,8 +30,17 @@ from ..rules import (
     full_set,
 )
 from ..rules.legality import play_of
-from ..rules.referee import QueryError, TurnQuery, report_earlier_fault
+from ..rules.referee import (
+    LastTileCallQuery,
+    QueryError,
+    RoundStatusQuery,
+    ScoreQuery,
+    SetupQuery,
+    TurnQuery,
+    report_earlier_fault,
+)
 from ..rules.referee.reading import no_tile_twice, read_seats
+from ..rules.scoring import RoundEnd
 
 ASK_KINDS: dict[str, str] = {
     "turn": "Can I play this here?",
@@ -67,6 +76,11 @@ ROUND_ENDS: dict[str, str] = {
     "went_out": "Someone went out",
     "went_out_on_double": "Someone went out on a double",
     "blocked": "The round was blocked",
+}
+_ROUND_END_VALUES: dict[str, RoundEnd] = {
+    "went_out": "went_out",
+    "went_out_on_double": "went_out_on_double",
+    "blocked": "blocked",
 }
 
 MEXICAN_KEYS = ("m1", "m2")
@@ -481,32 +495,21 @@ class DisputeForm:
         opened = [row for _, row in sorted(open_doubles, key=lambda p: p[0])]
         return trains, opened, out, boneyard
 
-    def table_json(self) -> dict[str, Any]:
-        """The contract's ``table`` for the position entered."""
-        trains, opened, out, boneyard = self._layout()
-        specs: dict[str, Any] = {}
-        for row, end, marker in trains:
-            if end is None:
-                specs[row.name] = {"started": False, "marker": True}
-                continue
-            spec: dict[str, Any] = {"end": end}
-            if marker:
-                spec["marker"] = True
-            specs[row.name] = spec
-        table: dict[str, Any] = {
-            "set_max": self.set_max,
-            "engine": self.engine,
-            "seats": list(self.seats),
-            "trains": specs,
-            "open_doubles": [row.name for row in opened],
-            "boneyard": boneyard,
-        }
-        if out:
-            table["out"] = out
-        return table
+    def table(self, hands: Mapping[str, Sequence[Tile]]) -> Table:
+        """The position entered, as the rules engine's typed table, with ``hands`` known."""
+        rows, opened, out, boneyard = self._layout()
+        trains = [
+            TrainSpec(row.name, _train_id(row), marker, None, end, None)
+            for row, end, marker in rows
+        ]
+        return Table(
+            read_seats(list(self.seats)), self.engine, boneyard, trains, True,
+            [(row.name, _train_id(row)) for row in opened], out, None, hands,
+        )  # fmt: skip
 
-    def rules_json(self) -> dict[str, Any]:
-        return {"preset": "standard", **self.rules.to_json()}
+    def open_ends(self) -> set[int]:
+        """The open ends of the trains entered (a train with none given counted as laid out)."""
+        return {end for _, end, _ in self._layout()[0] if end is not None}
 
     def laid_back(self) -> list[Tile]:
         """The tiles laid in the disputed turn that the hand entered lacks.
@@ -551,26 +554,17 @@ class DisputeForm:
 
     def turn_request(self) -> TurnQuery:
         """The disputed turn as the rules engine's own typed query, built straight from the
-        form (the same position and actions :meth:`turn_query` writes as JSON).
+        form.
 
         :raises: :exc:`QueryError` naming the contract field at fault, as the contract would
-            for :meth:`turn_query`.
+            for the same query written as JSON.
         """
         assert self.seat is not None
-        seats = read_seats(list(self.seats))
-        rows, opened, out, boneyard = self._layout()
-        trains = [
-            TrainSpec(row.name, _train_id(row), marker, None, end, None)
-            for row, end, marker in rows
-        ]
         hand = list(self.hand) + self.laid_back()
         if not self.values.get("hand"):
-            hand = self.assumed_hand({end for _, end, _ in rows if end is not None})
+            hand = self.assumed_hand(self.open_ends())
         name = self.seats[self.seat]
-        table = Table(
-            seats, self.engine, boneyard, trains, True,
-            [(row.name, _train_id(row)) for row in opened], out, None, {name: hand},
-        )  # fmt: skip
+        table = self.table({name: hand})
         actions: list[Action] = []
         for action in self.actions:
             if action.kind == "play" and action.tile is not None and action.train is not None:
@@ -590,37 +584,6 @@ class DisputeForm:
             report_earlier_fault(error)
             raise
         return query
-
-    def turn_query(self) -> dict[str, Any]:
-        """The ``turn`` query for a disputed turn (also the position for "What can I play?")."""
-        assert self.seat is not None
-        table = self.table_json()
-        hand = list(self.hand) + self.laid_back()
-        if not self.values.get("hand"):
-            hand = self.assumed_hand(
-                {spec["end"] for spec in table["trains"].values() if "end" in spec}
-            )
-        actions: list[dict[str, Any]] = []
-        for action in self.actions:
-            if action.kind == "play" and action.tile is not None and action.train is not None:
-                actions.append({"play": action.tile.as_list(), "on": action.train.name})
-            elif action.kind == "draw":
-                actions.append({"draw": action.tile.as_list() if action.tile else None})
-            elif action.kind == "end":
-                actions.append({"end": True})
-            elif action.kind == "marker":
-                actions.append({"remove_marker": True})
-        return {
-            "kind": "turn",
-            "rules": self.rules_json(),
-            "table": table,
-            "turn": {
-                "seat": self.seats[self.seat],
-                "first_turn": self.ticked("first"),
-                "hand": [t.as_list() for t in hand],
-            },
-            "actions": actions,
-        }
 
     def assumed_hand(self, ends: set[int]) -> list[Tile]:
         """The hand when it was not given: the tiles played from it (a tile played straight
@@ -646,71 +609,58 @@ class DisputeForm:
                 break
         return hand
 
-    def round_queries(self) -> list[dict[str, Any]]:
-        """``round_status`` queries for the position: one when every hand is known, else two
-        (unknown hands filled with a tile that fits nowhere, then with one that fits), so the
-        ruling can tell whether the unknown hands matter."""
+    def round_requests(self) -> list[RoundStatusQuery]:
+        """The engine's ``round_status`` questions for the position: one when every hand is
+        known, else two (unknown hands filled with a tile that fits nowhere, then with one
+        that fits), so the ruling can tell whether the unknown hands matter."""
         assert self.seat is not None
-        table = self.table_json()
+        passes = self.number("passes", 0, 99, "Passes in a row") or 0
+        next_seat = self.seats[self.seat]
+
+        def asked(filled: Mapping[int, list[Tile]]) -> RoundStatusQuery:
+            hands = {**self.hands, **filled}
+            known = {self.seats[seat]: hands.get(seat, []) for seat in range(len(self.seats))}
+            return RoundStatusQuery(self.rules, self.table(known), next_seat, passes)
+
         unknown = [seat for seat in range(len(self.seats)) if seat not in self.hands]
-        base = {
-            "kind": "round_status",
-            "rules": self.rules_json(),
-            "table": table,
-            "passes_in_a_row": int(self.text("passes") or 0),
-            "next_seat": self.seats[self.seat],
-        }
         if not unknown:
-            return [{**base, "hands": self._hands_json({})}]
+            return [asked({})]
         used = {Tile(self.engine, self.engine)} | {t for h in self.hands.values() for t in h}
-        ends = {spec["end"] for spec in table["trains"].values() if "end" in spec}
-        ends.add(self.engine)
+        ends = self.open_ends() | {self.engine}
         spare = [t for t in full_set(self.set_max) if t not in used]
         misses = [t for t in spare if t.high not in ends and t.low not in ends]
         fits = [t for t in spare if t.high in ends or t.low in ends]
         if len(misses) < len(unknown) or len(fits) < len(unknown):
-            return [{**base, "hands": self._hands_json({})}]
-        cannot = {seat: [misses[i]] for i, seat in enumerate(unknown)}
-        can = {seat: [fits[i]] for i, seat in enumerate(unknown)}
+            return [asked({})]
         return [
-            {**base, "hands": self._hands_json(cannot)},
-            {**base, "hands": self._hands_json(can)},
+            asked({seat: [misses[i]] for i, seat in enumerate(unknown)}),
+            asked({seat: [fits[i]] for i, seat in enumerate(unknown)}),
         ]
 
-    def _hands_json(self, filled: Mapping[int, list[Tile]]) -> dict[str, list[list[int]]]:
-        hands = {**self.hands, **filled}
-        return {
-            self.seats[seat]: [t.as_list() for t in hands.get(seat, [])]
-            for seat in range(len(self.seats))
-        }
-
-    def score_query(self) -> dict[str, Any]:
+    def score_request(self) -> ScoreQuery:
+        """The engine's ``score`` question for the hand entered."""
         markers = self.number("markers_up", 0, 9, "Markers still up") or 0
-        query: dict[str, Any] = {
-            "kind": "score",
-            "rules": self.rules_json(),
-            "hand": [t.as_list() for t in self.hand],
-            "went_out": self.ticked("went_out"),
-            "markers_up": markers,
-        }
-        if self.text("round_end") in ROUND_ENDS and self.text("round_end"):
-            query["round_end"] = self.text("round_end")
-        if self.ticked("lowest"):
-            query["lowest"] = True
-        return query
+        return ScoreQuery(
+            self.rules,
+            tuple(self.hand),
+            self.ticked("went_out"),
+            markers,
+            _ROUND_END_VALUES.get(self.text("round_end")),
+            self.ticked("lowest"),
+        )
 
-    def call_query(self) -> dict[str, Any]:
+    def call_request(self) -> LastTileCallQuery:
+        """The engine's ``last_tile_call`` question: the boneyard left and whether the call
+        came in time."""
         left = self.number("call_boneyard", 0, 200, "Tiles left in the boneyard")
-        return {
-            "kind": "last_tile_call",
-            "rules": self.rules_json(),
-            "boneyard": BONEYARD_SOME if left is None else left,
-            "announced_in_time": self.ticked("in_time"),
-        }
+        return LastTileCallQuery(
+            self.rules, BONEYARD_SOME if left is None else left, self.ticked("in_time")
+        )
 
-    def setup_query(self) -> dict[str, Any]:
+    def setup_request(self) -> SetupQuery:
+        """The engine's ``setup`` question for the players entered (the game's by default)."""
         players = self.number("players", 2, 12, "Players") or len(self.seats)
-        return {"kind": "setup", "rules": self.rules_json(), "players": players}
+        return SetupQuery(self.rules, players)
 
 
 def _train_id(row: TrainRow) -> TrainId:

@@ -1,10 +1,12 @@
 """Judging a disputed position and saying the ruling in words a table reads aloud.
 
-The page is a typed client of the rules engine: a disputed turn becomes the engine's own
-:class:`~companion.rules.referee.TurnQuery` straight from the form, and the other questions
-are read and judged by the engine's typed functions (:mod:`companion.rules.referee.reading`,
-:mod:`~companion.rules.referee.judging`), the same ones ``python -m companion.rules check``
-answers with, so the page rules exactly as the command does. An error comes back as a
+The page is a typed client of the rules engine: every question becomes the engine's own query
+object straight from the form (:class:`~companion.rules.referee.TurnQuery`,
+``RoundStatusQuery``, ``ScoreQuery``, ``LastTileCallQuery``, ``SetupQuery``) and is judged by
+the engine's typed functions (:mod:`~companion.rules.referee.judging`), the same ones
+``python -m companion.rules check`` answers with, so the page rules exactly as the command
+does; the contract's JSON of each query is only written, to keep with a ruling and to ask it
+again under other house rules. An error comes back as a
 :exc:`~companion.rules.referee.QueryError` with the field's path, which picks the form field
 it is shown beside. This module adds the words around a ruling: the verdict, the rule's name,
 the value in force and where it comes from, and which rule books would rule the other way.
@@ -37,8 +39,10 @@ from ..rules.referee import (
     QueryError,
     judge_turn,
     judging,
-    read_in_order,
-    reading,
+    last_tile_call_source,
+    round_status_source,
+    score_source,
+    setup_source,
     turn_source,
     writing,
 )
@@ -144,24 +148,6 @@ def _engine_errors(form: DisputeForm) -> Iterator[None]:
     except Exception:  # noqa: BLE001 - as the contract: a fault of the engine's, no traceback
         logger.exception("The referee could not judge a question from the page")
         raise FormError("form", _sentence(UNEXPECTED_FAULT)) from None
-
-
-def _ask(form: DisputeForm, query: dict[str, Any]) -> dict[str, Any]:
-    """The engine's answer to one of the form's queries, read and judged by its typed
-    functions (its errors keep their field paths) and written as the contract writes it."""
-    with _engine_errors(form):
-        kind = query["kind"]
-        if kind == "round_status":
-            state, status = judging.judge_round_status(
-                read_in_order(reading.read_round_status, query)
-            )
-            return writing.status_answer(state, status)
-        if kind == "score":
-            return writing.score_answer(judging.judge_score(reading.read_score(query)))
-        if kind == "last_tile_call":
-            call = reading.read_last_tile_call(query)
-            return writing.last_tile_call_answer(call, judging.judge_last_tile_call(call))
-        return writing.setup_answer(*judging.judge_setup(reading.read_setup(query)))
 
 
 def _sentence(text: str) -> str:
@@ -423,8 +409,10 @@ def _judge_options(form: DisputeForm) -> RulingView:
 
 
 def _judge_round(form: DisputeForm, preset: str) -> RulingView:
-    queries = form.round_queries()
-    results = [_ask(form, query) for query in queries]
+    with _engine_errors(form):
+        requests = form.round_requests()
+        results = [writing.status_answer(*judging.judge_round_status(r)) for r in requests]
+    query = round_status_source(requests[0])
     if len(results) == 2 and results[0]["over"] != results[1]["over"]:
         unknown = [s for s in range(len(form.seats)) if s not in form.hands]
         names = " and ".join(form.seats[s] for s in unknown)
@@ -451,10 +439,10 @@ def _judge_round(form: DisputeForm, preset: str) -> RulingView:
         verdict="The round is over" if result["over"] else "Not over yet",
         tone="yes" if result["over"] else "no",
         sentence=result["reason"],
-        query=queries[0],
+        query=query,
         answer=result,
         **_rule_parts(form.rules, preset, rule),
-        **_asked_again(queries[0], result, rule, _round_words),
+        **_asked_again(query, result, rule, _round_words),
     )
 
 
@@ -463,8 +451,10 @@ def _round_words(result: dict[str, Any]) -> str:
 
 
 def _judge_score(form: DisputeForm, preset: str) -> RulingView:
-    query = form.score_query()
-    result = _ask(form, query)
+    with _engine_errors(form):
+        request = form.score_request()
+        result = writing.score_answer(judging.judge_score(request))
+    query = score_source(request)
     hand = " ".join(str(t) for t in form.hand) or "an empty hand"
     points = result["points"]
     return RulingView(
@@ -485,8 +475,10 @@ def _points_words(result: dict[str, Any]) -> str:
 
 
 def _judge_call(form: DisputeForm, preset: str) -> RulingView:
-    query = form.call_query()
-    result = _ask(form, query)
+    with _engine_errors(form):
+        request = form.call_request()
+        result = writing.last_tile_call_answer(request, judging.judge_last_tile_call(request))
+    query = last_tile_call_source(request)
     draw = result["draw"]
     if draw == 0 and not result["skip_turn"]:
         verdict = "No penalty"
@@ -514,9 +506,11 @@ def _penalty_words(result: dict[str, Any]) -> str:
 
 
 def _judge_setup(form: DisputeForm, preset: str) -> RulingView:
-    query = form.setup_query()
-    result = _ask(form, query)
-    players = query["players"]
+    with _engine_errors(form):
+        request = form.setup_request()
+        result = writing.setup_answer(*judging.judge_setup(request))
+    query = setup_source(request)
+    players = request.players
     engines = result["engines"]
     leaders = result["leaders"]
     schedule = ", ".join(str(e) for e in engines[:4])

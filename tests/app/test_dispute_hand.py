@@ -21,7 +21,8 @@ def test_a_tile_laid_from_the_hand_goes_back_into_it() -> None:
         ["2-1", "9-0"],
     )
     assert dispute.laid_back() == [Tile(5, 3)]
-    assert {tuple(t) for t in dispute.turn_query()["turn"]["hand"]} == {(5, 3), (2, 1), (9, 0)}
+    hand = dispute.turn_request().table.hands["Ben"]
+    assert set(hand) == {Tile(5, 3), Tile(2, 1), Tile(9, 0)}
     assert "after the move" in dispute.hand_note() and "5-3" in dispute.hand_note()
 
 

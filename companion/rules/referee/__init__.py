@@ -33,8 +33,12 @@ from companion.rules.referee.reading import (
     ScoreQuery,
     SetupQuery,
     TurnQuery,
+    last_tile_call_source,
     read_round_status,
     read_turn,
+    round_status_source,
+    score_source,
+    setup_source,
     turn_source,
 )
 from companion.rules.referee.writing import (
@@ -72,6 +76,10 @@ __all__ = [
     "read_round_status",
     "read_turn",
     "turn_source",
+    "round_status_source",
+    "score_source",
+    "setup_source",
+    "last_tile_call_source",
     "round_status_query",
     "table_json",
     "turn_query",

@@ -645,11 +645,8 @@ def _action_source(action: Action, seats: tuple[str, ...]) -> dict[str, Any]:
     return {"remove_marker": True}
 
 
-def turn_source(query: TurnQuery) -> dict[str, Any]:
-    """The contract's ``turn`` query for a typed one made without reading JSON (a client that
-    builds :class:`TurnQuery` itself): what :func:`read_turn` reads back into ``query``, and
-    reads again under other rules where those change how a table reads."""
-    table = query.table
+def _table_source(rules: Rules, table: Table) -> dict[str, Any]:
+    """The contract's ``table`` object for a typed table (its hands are written apart)."""
     seats = table.seats
     trains: dict[str, Any] = {}
     for spec in table.trains:
@@ -663,8 +660,8 @@ def turn_source(query: TurnQuery) -> dict[str, Any]:
         if spec.marker:
             entry["marker"] = True
         trains[spec.name] = entry
-    table_source: dict[str, Any] = {
-        "set_max": query.rules.set_max,
+    source: dict[str, Any] = {
+        "set_max": rules.set_max,
         "engine": table.engine,
         "seats": list(seats),
         "trains": trains,
@@ -672,9 +669,19 @@ def turn_source(query: TurnQuery) -> dict[str, Any]:
         "boneyard": table.boneyard,
     }
     if table.out:
-        table_source["out"] = list(table.out)
+        source["out"] = list(table.out)
     if table.first_turns_left is not None:
-        table_source["first_turns_left"] = [s for s in seats if s in table.first_turns_left]
+        source["first_turns_left"] = [s for s in seats if s in table.first_turns_left]
+    return source
+
+
+def turn_source(query: TurnQuery) -> dict[str, Any]:
+    """The contract's ``turn`` query for a typed one made without reading JSON (a client that
+    builds :class:`TurnQuery` itself): what :func:`read_turn` reads back into ``query``, and
+    reads again under other rules where those change how a table reads."""
+    table = query.table
+    seats = table.seats
+    table_source = _table_source(query.rules, table)
     turn: dict[str, Any] = {
         "seat": query.seat,
         "first_turn": query.first_turn,
@@ -688,4 +695,52 @@ def turn_source(query: TurnQuery) -> dict[str, Any]:
         "table": table_source,
         "turn": turn,
         "actions": [_action_source(action, seats) for action in query.actions],
+    }
+
+
+def round_status_source(query: RoundStatusQuery) -> dict[str, Any]:
+    """The contract's ``round_status`` query that :func:`read_round_status` reads back into
+    ``query`` (every seat's hand written, an empty one for a seat that went out)."""
+    table = query.table
+    return {
+        "kind": "round_status",
+        "rules": query.rules.to_json(),
+        "table": _table_source(query.rules, table),
+        "hands": {
+            seat: [tile.as_list() for tile in table.hands.get(seat) or ()] for seat in table.seats
+        },
+        "next_seat": query.next_seat,
+        "passes_in_a_row": query.passes_in_a_row,
+    }
+
+
+def score_source(query: ScoreQuery) -> dict[str, Any]:
+    """The contract's ``score`` query that :func:`read_score` reads back into ``query``."""
+    source: dict[str, Any] = {
+        "kind": "score",
+        "rules": query.rules.to_json(),
+        "hand": [tile.as_list() for tile in query.hand],
+        "went_out": query.went_out,
+        "markers_up": query.markers_up,
+    }
+    if query.round_end is not None:
+        source["round_end"] = query.round_end
+    if query.lowest:
+        source["lowest"] = True
+    return source
+
+
+def setup_source(query: SetupQuery) -> dict[str, Any]:
+    """The contract's ``setup`` query that :func:`read_setup` reads back into ``query``."""
+    return {"kind": "setup", "rules": query.rules.to_json(), "players": query.players}
+
+
+def last_tile_call_source(query: LastTileCallQuery) -> dict[str, Any]:
+    """The contract's ``last_tile_call`` query that :func:`read_last_tile_call` reads back
+    into ``query``."""
+    return {
+        "kind": "last_tile_call",
+        "rules": query.rules.to_json(),
+        "boneyard": query.boneyard,
+        "announced_in_time": query.announced_in_time,
     }

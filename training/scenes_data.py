@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -105,16 +106,48 @@ def render_table_sample(seed: int) -> Sample:
     return encoded.tobytes(), corners
 
 
-def _chunk_file(first_seed: int, count: int, tables: bool = False) -> Path:
-    if tables:
-        return DATA_DIR / f"tables-v{TABLE_DATA_VERSION}-{first_seed}-{count}.pkl"
-    return DATA_DIR / f"scenes-v{DATA_VERSION}-{first_seed}-{count}.pkl"
+# Pictures of dominoes printed under the tiles (training.synth's printed_dominoes: a board
+# game's score track, a box lid), at the tables' size with tiles as small as a table's or a
+# little bigger. 1: the first printed scenes.
+PRINTED_DATA_VERSION = 1
+PRINTED_SEED_BASE = 200_000_000
 
 
-def _render_chunk(job: tuple[int, int, bool]) -> Path:
-    first_seed, count, tables = job
-    path = _chunk_file(first_seed, count, tables)
-    render = render_table_sample if tables else render_sample
+def render_printed_sample(seed: int) -> Sample:
+    """Scene ``seed`` with printed dominoes, which are never listed: 0 to 25 tiles of a
+    double-6 to double-12 set on or beside a printed board."""
+    scene = render_scene(
+        PRINTED_SEED_BASE + seed,
+        size=TABLE_SCENE_SIZE,
+        n_tiles=(0, 25),
+        set_max=(6, 9, 12)[seed % 3],
+        tile_share=(0.025, 0.08),
+        max_tilt_deg=35.0,
+        printed_dominoes=True,
+    )
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
+        raise RuntimeError("JPEG encoding failed")
+    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
+    return encoded.tobytes(), corners
+
+
+# What build_scenes can render: its cache files' stem and the renderer of one seed.
+KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
+    "hands": (f"scenes-v{DATA_VERSION}", render_sample),
+    "tables": (f"tables-v{TABLE_DATA_VERSION}", render_table_sample),
+    "printed": (f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample),
+}
+
+
+def _chunk_file(first_seed: int, count: int, kind: str = "hands") -> Path:
+    return DATA_DIR / f"{KINDS[kind][0]}-{first_seed}-{count}.pkl"
+
+
+def _render_chunk(job: tuple[int, int, str]) -> Path:
+    first_seed, count, kind = job
+    path = _chunk_file(first_seed, count, kind)
+    render = KINDS[kind][1]
     if not path.exists():
         samples = [render(seed) for seed in range(first_seed, first_seed + count)]
         partial = path.with_suffix(".part")
@@ -124,16 +157,16 @@ def _render_chunk(job: tuple[int, int, bool]) -> Path:
 
 
 def build_scenes(
-    first_seed: int, count: int, workers: int = 2, chunk: int = 250, tables: bool = False
+    first_seed: int, count: int, workers: int = 2, chunk: int = 250, kind: str = "hands"
 ) -> list[Sample]:
-    """Render ``count`` scenes (whole tables with ``tables``) with seeds first_seed..
-    (cached) and return them all."""
+    """Render ``count`` scenes of ``kind`` (one of KINDS) with seeds first_seed.. (cached)
+    and return them all."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if tables:
+    if kind != "hands":  # big pictures: small chunks, so an interrupted render loses little
         chunk = min(chunk, 50)
     jobs = [
-        (start, min(chunk, first_seed + count - start), tables)
+        (start, min(chunk, first_seed + count - start), kind)
         for start in range(first_seed, first_seed + count, chunk)
     ]
     samples: list[Sample] = []

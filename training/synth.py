@@ -433,9 +433,14 @@ def _domed_pip(
 
 
 def render_face_texture(
-    pips: tuple[int, int], style: TileStyle, short_px: int, rng: np.random.Generator
+    pips: tuple[int, int],
+    style: TileStyle,
+    short_px: int,
+    rng: np.random.Generator,
+    flat: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Face texture (float32 BGR) with pips[0] on the left half, and its alpha mask."""
+    """Face texture (float32 BGR) with pips[0] on the left half, and its alpha mask.
+    ``flat`` leaves out the bevel's shading: a picture of a domino printed on card."""
     height = max(8, short_px)
     width = max(16, int(round(style.aspect * height)))
     canvas = np.empty((height, width, 3), np.float32)
@@ -468,7 +473,8 @@ def render_face_texture(
         cv2.circle(
             canvas, centre, int(height * 0.035 * scale), (140, 210, 235), -1, cv2.LINE_AA, shift
         )
-    canvas *= _bevel(height, width, height, rng)[:, :, None]
+    if not flat:
+        canvas *= _bevel(height, width, height, rng)[:, :, None]
     alpha = _rounded_mask(height, width, style.corner_radius * height)
     return canvas, alpha
 
@@ -1108,6 +1114,153 @@ def _table_in_perspective(
     return np.asarray(painted, np.float32)
 
 
+_PRINT_COLOURS = (  # BGR of a board's printed ground: brown wood, red, green, blue, black
+    (45, 70, 110),
+    (40, 45, 150),
+    (60, 110, 40),
+    (120, 70, 30),
+    (35, 35, 35),
+)
+
+
+def _paste_flat(
+    canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray, corners: np.ndarray
+) -> None:
+    """Lay ``texture`` flat over the image quad ``corners`` (TL, TR, BR, BL)."""
+    height, width = canvas.shape[:2]
+    x0 = int(max(0, math.floor(corners[:, 0].min()) - 1))
+    y0 = int(max(0, math.floor(corners[:, 1].min()) - 1))
+    x1 = int(min(width, math.ceil(corners[:, 0].max()) + 2))
+    y1 = int(min(height, math.ceil(corners[:, 1].max()) + 2))
+    if x1 <= x0 or y1 <= y0:
+        return
+    th, tw = alpha.shape
+    source = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+    offset = np.array([x0, y0], np.float32)
+    matrix = cv2.getPerspectiveTransform(source, (corners - offset).astype(np.float32))
+    patch = cv2.warpPerspective(texture, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(alpha, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    _blend(canvas, patch, mask.astype(np.float32), x0, y0)
+
+
+def _printed_track(
+    rng: np.random.Generator, side: float, aspect: float, size: float
+) -> list[tuple[float, float, float]]:
+    """Centres and angles, in the board's own frame (its centre at 0), of dominoes printed end
+    to end round the edge of a square board ``side`` across, now and then one turned across
+    the track as a board's score track steps in and out."""
+    placed: list[tuple[float, float, float]] = []
+    half = side / 2 - size * 0.6
+    for edge in range(4):
+        turn = edge * math.pi / 2
+        c, s = math.cos(turn), math.sin(turn)
+        along = -half
+        while along < half - size * aspect * 0.5:
+            across_track = rng.random() < 0.3
+            length = size if across_track else size * aspect
+            x, y = along + length / 2, -half
+            if across_track:
+                y += size * (aspect - 1) / 2 * rng.choice([-1.0, 1.0])
+            angle = turn + (math.pi / 2 if across_track else 0.0)
+            placed.append((x * c - y * s, x * s + y * c, angle))
+            along += length
+    return placed
+
+
+def _paint_printed_dominoes(
+    canvas: np.ndarray,
+    camera: _Camera,
+    rng: np.random.Generator,
+    low: np.ndarray,
+    high: np.ndarray,
+    set_max: int,
+) -> None:
+    """Print pictures of dominoes on the table: a board game's score track round a board, or
+    rows of them on a box lid or a poster. They are flat (no sides, no shadow, a thin printed
+    outline) and are not tiles, so they are never listed: the finder must learn to pass them
+    over (real board photos showed their printed track counted as tiles)."""
+    extent = float(np.min(high - low))
+    side = float(rng.uniform(0.5, 1.2)) * extent
+    centre = (low + high) / 2 + rng.normal(0, 0.1, 2) * (high - low)
+    turn = rng.uniform(0, 2 * math.pi) if rng.random() < 0.4 else rng.normal(0, 0.05)
+    c, s = math.cos(turn), math.sin(turn)
+    to_table = np.array([[c, s], [-s, c]])
+
+    def project(points: np.ndarray) -> np.ndarray:
+        world = points @ to_table + centre
+        return camera.project(np.column_stack([world, np.zeros(len(world))]))
+
+    ground = np.array(_PRINT_COLOURS[int(rng.integers(len(_PRINT_COLOURS)))], np.float32)
+    ground = np.clip(ground * rng.uniform(0.7, 1.4) + rng.normal(0, 10, 3), 0, 255)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
+    outline = project(square)
+    board = np.zeros(canvas.shape[:2], np.float32)
+    cv2.fillConvexPoly(board, np.round(outline).astype(np.int32), 1.0, cv2.LINE_AA)
+    grain = _fractal(rng, canvas.shape[0], canvas.shape[1], max(8.0, canvas.shape[1] / 30))
+    painted = ground[None, None, :] * (0.85 + 0.3 * grain)[:, :, None]
+    canvas *= 1 - board[:, :, None]
+    canvas += painted * board[:, :, None]
+
+    style = random_style(rng, "white_black" if rng.random() < 0.8 else None)
+    size = float(rng.uniform(0.8, 1.15))
+    # Some prints are drawings, some photographs of tiles with their bevel's shading.
+    flat = rng.random() < 0.5
+    if rng.random() < 0.75:
+        # The board's middle: a plain field of another colour ruled into squares.
+        inner = side / 2 - size * (style.aspect + 0.4)
+        if inner > 1:
+            field = np.clip(
+                np.array(_PRINT_COLOURS[int(rng.integers(len(_PRINT_COLOURS)))])
+                * rng.uniform(0.8, 1.8),
+                0,
+                255,
+            )
+            middle = project(square * inner / (side / 2))
+            cv2.fillConvexPoly(
+                canvas, np.round(middle).astype(np.int32), field.tolist(), cv2.LINE_AA
+            )
+            line = [float(v) for v in field * 0.45]
+            cells = int(rng.integers(6, 16))
+            for k in range(cells + 1):
+                t = -inner + 2 * inner * k / cells
+                for ends in ([[t, -inner], [t, inner]], [[-inner, t], [inner, t]]):
+                    a, b = project(np.array(ends, np.float64))
+                    cv2.line(
+                        canvas, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), line, 1, cv2.LINE_AA
+                    )
+        placements = _printed_track(rng, side, style.aspect, size)
+    else:
+        placements = []
+        rows = int(rng.integers(1, 6))
+        gap = float(rng.uniform(0.1, 0.6))
+        for row in range(rows):
+            y = -side / 2 + (row + 0.8) * (size + gap)
+            x = -side / 2 + size
+            while x + size * style.aspect < side / 2 and y < side / 2:
+                placements.append((x + size * style.aspect / 2, y, 0.0))
+                x += size * style.aspect + gap
+    ink = tuple(float(v) for v in rng.uniform(0, 60, 3))
+    frame = rng.random() < 0.8
+    for x, y, angle in placements:
+        ca, sa = math.cos(angle), math.sin(angle)
+        half_l, half_s = size * style.aspect / 2, size / 2
+        local = np.array(
+            [[-half_l, -half_s], [half_l, -half_s], [half_l, half_s], [-half_l, half_s]]
+        )
+        corners = local @ np.array([[ca, sa], [-sa, ca]]) + np.array([x, y])
+        image_corners = project(corners)
+        edge = float(np.linalg.norm(image_corners[1] - image_corners[0]))
+        texture_short = int(np.clip(edge / style.aspect * 1.5, 12, 200))
+        texture, alpha = render_face_texture(
+            _random_pips(rng, set_max), style, texture_short, rng, flat=flat
+        )
+        _paste_flat(canvas, texture, alpha, image_corners)
+        if frame:
+            cv2.polylines(
+                canvas, [np.round(image_corners).astype(np.int32)], True, ink, 1, cv2.LINE_AA
+            )
+
+
 def _inside(points: np.ndarray, width: int, height: int, margin: float) -> bool:
     return bool(
         np.all(points[:, 0] >= margin)
@@ -1133,6 +1286,7 @@ def render_scene(
     pale_table: bool = False,
     printed_at_end: bool = False,
     tile_share: tuple[float, float] | None = None,
+    printed_dominoes: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1157,6 +1311,8 @@ def render_scene(
     one end, 15..40 degrees, as a tile leaning on its neighbour. ``pale_table`` draws thin,
     card-like white tiles on a plain table of nearly their own colour, with faint shadows: the
     plain white tile on a pale table that real photos showed being missed.
+    ``printed_dominoes`` prints pictures of dominoes on the table under the tiles (a board
+    game's score track, a box lid), never listed.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1291,6 +1447,8 @@ def render_scene(
         canvas = _pale_table(rng, height, width, unit_px, tile_style.body)
     else:
         canvas = render_background(rng, height, width, unit_px)
+    if printed_dominoes:
+        _paint_printed_dominoes(canvas, camera, rng, low, high, set_max)
     styled = [(t, tile_style) for t in placed]
     _drop_shadows(canvas, camera, styled, rng, unit_px, faint=pale_table)
     order = sorted(

@@ -132,18 +132,22 @@ def _fully_inside(quad: np.ndarray, width: int, height: int) -> bool:
 
 
 def augment(
-    image: np.ndarray, corners: np.ndarray, rng: np.random.Generator, table: bool = False
+    image: np.ndarray,
+    corners: np.ndarray,
+    rng: np.random.Generator,
+    table: bool = False,
+    anywhere: float = 0.15,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only.
 
     A hand scene is shrunk or grown widely and its centre put anywhere in the crop. A whole
     table (``table``), drawn at the fine look's size, keeps about that size and is cut round
-    one of its tiles (now and then round any point), so that the crops show the long lines,
-    bends and crowded hub the fine look must take apart."""
+    one of its tiles (or, ``anywhere`` of the time, round any point), so that the crops show
+    the long lines, bends and crowded hub the fine look must take apart."""
     height, width = image.shape[:2]
     if table:
         scale = float(math.exp(rng.uniform(math.log(0.7), math.log(1.4))))
-        if len(corners) and rng.random() < 0.85:
+        if len(corners) and rng.random() >= anywhere:
             middle = corners[int(rng.integers(len(corners)))].mean(axis=0).astype(np.float64)
         else:
             middle = np.array([rng.uniform(0, width), rng.uniform(0, height)], np.float64)
@@ -196,12 +200,15 @@ def _recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class SceneSet(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
-    def __init__(self, samples: list[Sample], seed: int, tables: int = 0) -> None:
-        """``samples`` are hand scenes but for the last ``tables``, whole tables."""
+    def __init__(self, samples: list[Sample], seed: int, tables: int = 0, printed: int = 0) -> None:
+        """``samples`` are hand scenes but for the last ``tables`` + ``printed``: whole tables,
+        then scenes with printed dominoes (cut round any point half the time, since the
+        prints, which are not listed, are what they are there to show)."""
         self.samples = samples
         self.seed = seed
         self.epoch = 0
-        self.first_table = len(samples) - tables
+        self.first_table = len(samples) - tables - printed
+        self.first_printed = len(samples) - printed
 
     def __len__(self) -> int:
         return len(self.samples)
@@ -209,7 +216,13 @@ class SceneSet(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
     def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
         rng = np.random.default_rng((self.seed, self.epoch, index))
         image, corners = decode_sample(self.samples[index])
-        image, corners = augment(image, corners, rng, table=index >= self.first_table)
+        image, corners = augment(
+            image,
+            corners,
+            rng,
+            table=index >= self.first_table,
+            anywhere=0.5 if index >= self.first_printed else 0.15,
+        )
         heat, reg, weight = make_targets(corners, CROP[0], CROP[1])
         tensor = torch.from_numpy(image.transpose(2, 0, 1).astype(np.float32) / 255.0)
         return tensor, torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(weight)
@@ -361,6 +374,13 @@ def main() -> None:
     )
     parser.add_argument("--val-tables", type=int, default=60)
     parser.add_argument(
+        "--printed-scenes",
+        type=int,
+        default=0,
+        help="scenes with printed dominoes (a board's score track, a box lid) that are not tiles,"
+        " mixed in after the tables and cut like them",
+    )
+    parser.add_argument(
         "--start-from",
         type=Path,
         help="an exported finder (.onnx) to go on training from, with its norms frozen",
@@ -377,15 +397,19 @@ def main() -> None:
     val_tables: list[Sample] = []
     if args.table_scenes:
         print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
-        train = train + build_scenes(0, args.table_scenes, tables=True)
-        val_tables = build_scenes(1_000_000, args.val_tables, tables=True)
+        train = train + build_scenes(0, args.table_scenes, kind="tables")
+        val_tables = build_scenes(1_000_000, args.val_tables, kind="tables")
+    if args.printed_scenes:
+        print(f"rendering/loading {args.printed_scenes} scenes with printed dominoes", flush=True)
+        train = train + build_scenes(0, args.printed_scenes, kind="printed")
+        val_tables = val_tables + build_scenes(1_000_000, 20, kind="printed")
 
     net = FinderNet()
     if args.start_from:
         load_exported_weights(net, args.start_from)
     params = sum(p.numel() for p in net.parameters())
     print(f"{params} parameters; training for {args.minutes:.0f} min", flush=True)
-    dataset = SceneSet(train, args.seed, tables=args.table_scenes)
+    dataset = SceneSet(train, args.seed, tables=args.table_scenes, printed=args.printed_scenes)
     loader = torch.utils.data.DataLoader(
         dataset,
         batch_size=args.batch,
@@ -457,6 +481,7 @@ def main() -> None:
             f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
+            + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
             + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
             + (f" --start-from {args.start_from}" if args.start_from else "")
@@ -471,6 +496,7 @@ def main() -> None:
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
         "table_scenes": args.table_scenes,
+        "printed_scenes": args.printed_scenes,
         "synthetic_table_validation": table_metrics,
     }
     args.out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")

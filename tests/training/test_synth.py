@@ -332,3 +332,32 @@ def test_pale_tables_are_nearly_the_colour_of_their_white_tiles() -> None:
     ]
     # Faces with black pips on a table of their own colour stand out far less than usual.
     assert float(np.median(pale)) < 0.5 * float(np.median(usual))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_printed_dominoes_are_drawn_but_never_listed(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A board game's printed score track or a box lid's picture is not a tile: the finder must
+    # learn to pass it over, so it is never among the listed tiles, and drawing it moves none.
+    import training.synth as synth
+
+    pasted: list[np.ndarray] = []
+    real_paste = synth._paste_flat
+
+    def paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray, corners: Any) -> None:
+        pasted.append(np.asarray(corners))
+        real_paste(canvas, texture, alpha, corners)
+
+    monkeypatch.setattr(synth, "_paste_flat", paste)
+    plain = render_scene(seed, size=(640, 480), n_tiles=(2, 6), max_tilt_deg=20)
+    assert pasted == []
+    printed = render_scene(
+        seed, size=(640, 480), n_tiles=(2, 6), max_tilt_deg=20, printed_dominoes=True
+    )
+    assert len(pasted) >= 8  # a track or rows of prints
+    assert [t.pips for t in printed.tiles] == [t.pips for t in plain.tiles]
+    for ours, theirs in zip(printed.tiles, plain.tiles, strict=True):
+        assert np.allclose(ours.corners, theirs.corners)
+    empty = render_scene(seed, size=(640, 480), n_tiles=(0, 0), printed_dominoes=True)
+    assert empty.tiles == ()

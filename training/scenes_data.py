@@ -27,7 +27,9 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 # 5: as 4, and of every twenty scenes two are close-ups, two have printed backs among the
 # tiles, two have a tile leaning on its neighbour and one is a colour-dot set with blank halves
 # (issue 12's failing classes); usual scenes drop from 80% to 45%.
-DATA_VERSION = 5
+# 6: as 5, and of every twenty scenes three (COLOURED_BODY: two usual ones, one low shot) show
+# a set moulded in a strong colour with white pips (synth's "coloured_body" family).
+DATA_VERSION = 6
 SCENE_SIZE = (512, 384)  # width, height
 FINDER_SEED_BASE = 5_000_000
 LOW_VIEW_EVERY = 5
@@ -42,6 +44,9 @@ MIX: dict[int, str] = {
     12: "leaning",
     3: "blank_halves",
 }
+# Data version 6: the seeds (% MIX_PERIOD) whose tiles are moulded in a strong colour with white
+# pips: two usual scenes and one low shot in twenty.
+COLOURED_BODY = frozenset({5, 15, 9})
 
 
 def is_low_view(seed: int) -> bool:
@@ -58,14 +63,19 @@ def scene_class(seed: int) -> str:
 
 
 def render_class(
-    seed: int, kind: str, size: tuple[int, int], n_tiles: tuple[int, int] = (1, 15)
+    seed: int,
+    kind: str,
+    size: tuple[int, int],
+    n_tiles: tuple[int, int] = (1, 15),
+    style: str | None = None,
 ) -> Scene:
     """Scene ``seed`` rendered as ``kind``: "usual", "low_view" or one of MIX's classes (each
-    the render_scene switch of that name)."""
+    the render_scene switch of that name), its tiles of the ``style`` family (None: drawn)."""
     return render_scene(
         seed,
         size=size,
         n_tiles=n_tiles,
+        style=style,
         low_view=kind == "low_view",
         close_up=kind == "close_up",
         printed_backs=kind == "printed_backs",
@@ -78,7 +88,8 @@ Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
 
 
 def render_sample(seed: int) -> Sample:
-    scene = render_class(FINDER_SEED_BASE + seed, scene_class(seed), size=SCENE_SIZE)
+    style = "coloured_body" if seed % MIX_PERIOD in COLOURED_BODY else None
+    scene = render_class(FINDER_SEED_BASE + seed, scene_class(seed), size=SCENE_SIZE, style=style)
     ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 93])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
         raise RuntimeError("JPEG encoding failed")
@@ -87,8 +98,9 @@ def render_sample(seed: int) -> Sample:
 
 
 # Whole tables (training.table_synth) drawn at the size the finder's fine look sees a 12-MP
-# photo: its long side at vision.finding.FINE_LOOK_SIDE. 1: the first table scenes.
-TABLE_DATA_VERSION = 1
+# photo: its long side at vision.finding.FINE_LOOK_SIDE. 1: the first table scenes. 2: as 1,
+# and every fifth table (seed % 5 == 2) a set moulded in a strong colour with white pips.
+TABLE_DATA_VERSION = 2
 TABLE_SEED_BASE = 100_000_000  # far from training.score_tables' held-out 900,000,000 on
 TABLE_SCENE_SIZE = (1536, 1152)
 
@@ -98,7 +110,9 @@ def render_table_sample(seed: int) -> Sample:
     boneyard, the hub and markers are what the finder must learn to pass over)."""
     from training.table_synth import render_table
 
-    scene = render_table(TABLE_SEED_BASE + seed, size=TABLE_SCENE_SIZE)
+    scene = render_table(
+        TABLE_SEED_BASE + seed, size=TABLE_SCENE_SIZE, coloured_tiles=seed % 5 == 2
+    )
     ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
         raise RuntimeError("JPEG encoding failed")

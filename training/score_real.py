@@ -151,10 +151,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"read only this fold's photos ({', '.join(FOLD_NAMES)}; short: boards, karthik, "
         "webcam, others)",
     )
+    parser.add_argument("--finder", type=Path, help="this tile finder instead")
     parser.add_argument("--face-down", type=Path, help="this face-down check instead")
     parser.add_argument("--halves", type=Path, help="this half reader instead")
     args = parser.parse_args(argv)
     paths = ModelPaths()
+    if args.finder:
+        paths = replace(paths, tile_finder=args.finder)
     if args.face_down:
         paths = replace(paths, face_down_check=args.face_down)
     if args.halves:

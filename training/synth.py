@@ -27,6 +27,11 @@ from vision.rectify import rectify_tiles
 
 MAX_PIPS = 18
 STYLE_FAMILIES = ("white_black", "colour", "black_white")
+# Families drawn only when asked for by name (adding them to the draw would change every scene
+# an older data version renders): "coloured_body", sets moulded in a strong colour (green,
+# blue, red, purple...) with white pips, which real photos of tiles in lines showed the finder
+# cutting in two at the divider.
+NAMED_FAMILIES = ("coloured_body",)
 CROP_KINDS = ("face", "back", "background", "straddle")
 
 FloatArray = np.ndarray
@@ -263,11 +268,15 @@ def _contrasting(pip: np.ndarray, body: Sequence[float]) -> tuple[float, float, 
 
 
 def random_style(rng: np.random.Generator, family: str | None = None) -> TileStyle:
-    """A random tile set from a family ("white_black", "colour", "black_white" or None)."""
+    """A random tile set from a family (one of STYLE_FAMILIES or NAMED_FAMILIES, or None for
+    one of STYLE_FAMILIES)."""
     if family is None:
         family = str(rng.choice(STYLE_FAMILIES, p=[0.3, 0.5, 0.2]))
+    if family == "coloured_body":
+        return _coloured_body_style(rng)
     if family not in STYLE_FAMILIES:
-        raise ValueError(f"unknown style family {family!r}; expected one of {STYLE_FAMILIES}")
+        known = STYLE_FAMILIES + NAMED_FAMILIES
+        raise ValueError(f"unknown style family {family!r}; expected one of {known}")
     if family == "black_white":
         shade = rng.uniform(10, 45)
         body = np.array([shade, shade, shade]) + rng.normal(0, 4, 3)
@@ -337,6 +346,46 @@ def random_style(rng: np.random.Generator, family: str | None = None) -> TileSty
         thickness=float(rng.uniform(0.18, 0.38)),
         rotate_layouts=bool(rng.random() < 0.5),
         domed=family == "colour" and bool(rng.random() < 0.6),
+    )
+
+
+def _coloured_body_style(rng: np.random.Generator) -> TileStyle:
+    """A set moulded in a strong colour with white (now and then gold or black) pips and a
+    pale divider, its sides and back the body's colour."""
+    hue = float(rng.uniform(0, 180))
+    saturation = float(rng.uniform(110, 235))
+    value = float(rng.uniform(70, 200))
+    hsv = np.array([[[hue, saturation, value]]], np.uint8)
+    body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(float)
+    body_t = (float(body[0]), float(body[1]), float(body[2]))
+    ink_kind = rng.choice(["white", "gold", "black"], p=[0.8, 0.12, 0.08])
+    if ink_kind == "white":
+        ink = rng.uniform(215, 255)
+        pip = (ink, ink * rng.uniform(0.95, 1.0), ink * rng.uniform(0.92, 1.0))
+    elif ink_kind == "gold":
+        pip = (40.0, 180.0, 220.0)
+    else:
+        pip = (20.0, 20.0, 20.0)
+    pip = _contrasting(np.asarray(pip, np.float64), body_t)
+    divider = tuple(float(v) for v in np.clip(np.asarray(pip) * rng.uniform(0.85, 1.0), 0, 255))
+    side = tuple(float(v) for v in np.clip(body * rng.uniform(0.7, 1.05), 0, 255))
+    return TileStyle(
+        body=body_t,
+        side=(side[0], side[1], side[2]),
+        back=body_t,
+        pip_colours=((0.0, 0.0, 0.0),) + (pip,) * MAX_PIPS,
+        divider=(divider[0], divider[1], divider[2]),
+        divider_width=float(rng.uniform(0.015, 0.06)),
+        divider_length=float(rng.uniform(0.6, 0.95)),
+        spinner=bool(rng.random() < 0.2),
+        corner_radius=float(rng.uniform(0.06, 0.2)),
+        pip_scale=float(rng.uniform(0.9, 1.45)),
+        layout_spread=float(rng.uniform(0.85, 1.3)),
+        engraved=bool(rng.random() < 0.5),
+        aspect=float(rng.uniform(1.9, 2.08)),
+        thickness=float(rng.uniform(0.22, 0.4)),
+        rotate_layouts=bool(rng.random() < 0.5),
+        domed=False,
     )
 
 

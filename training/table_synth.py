@@ -433,11 +433,14 @@ def render_table(
     plastic_hub: bool | None = None,
     max_tilt_deg: float = 35.0,
     dark_tiles: bool | None = None,
+    coloured_tiles: bool = False,
 ) -> TableScene:
     """Render a table photo. ``size`` is (width, height); tiles are drawn a few hundredths of
     the width long, whatever the size. Unset options are drawn from the seed: ``set_max``
     (9, 12 or 15), ``block`` (a block-dominoes line, one table in six), ``plastic_hub`` (else
-    a bare engine), ``dark_tiles`` (black tiles with white pips, one table in four)."""
+    a bare engine), ``dark_tiles`` (black tiles with white pips, one table in four).
+    ``coloured_tiles`` lays a set moulded in a strong colour with white pips instead (never
+    drawn from the seed, so the tables of every seed stay as they were)."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError("a table photo must be at least 320x240")
@@ -450,7 +453,10 @@ def render_table(
         plastic_hub = bool(rng.random() < 0.6)
     if dark_tiles is None:
         dark_tiles = bool(rng.random() < 0.25)
-    style = _white_pipped_black(rng) if dark_tiles else random_style(rng)
+    if coloured_tiles:
+        style = random_style(rng, "coloured_body")
+    else:
+        style = _white_pipped_black(rng) if dark_tiles else random_style(rng)
     style = replace(style, thickness=float(rng.uniform(0.15, 0.3)))
 
     # One short side of a tile is 1.3..2.3% of the width: a tile 2.6..4.6% of it long.

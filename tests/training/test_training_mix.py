@@ -6,11 +6,13 @@ from collections import Counter
 
 import cv2
 import numpy as np
+import pytest
 
 from training import halves_data
 from training.finder_crops_data import READER_MIX, training_scene
 from training.halves_data import NOT_A_HALF, make_sample
 from training.scenes_data import (
+    COLOURED_BODY,
     MIX_PERIOD,
     SCENE_SIZE,
     TABLE_SCENE_SIZE,
@@ -28,6 +30,35 @@ def test_the_finder_sees_each_failing_class_at_its_share() -> None:
     assert shares["close_up"] == shares["printed_backs"] == shares["leaning"] == 200
     assert shares["blank_halves"] == 100
     assert shares["usual"] == 900
+
+
+def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import training.synth as synth
+
+    asked: list[str | None] = []
+    real_style = synth.random_style
+
+    def style(rng: np.random.Generator, family: str | None = None) -> synth.TileStyle:
+        asked.append(family)
+        return real_style(rng, family)
+
+    monkeypatch.setattr(synth, "random_style", style)
+    coloured = [seed for seed in range(60) if seed % MIX_PERIOD in COLOURED_BODY]
+    assert len(coloured) == 9
+    assert {scene_class(seed) for seed in coloured} == {"usual", "low_view"}
+    for seed in range(20):
+        asked.clear()
+        render_sample(seed)
+        assert ("coloured_body" in asked) == (seed in COLOURED_BODY)
+    # The family's faces are its body colour, pips apart: white (or gold, or black) on colour.
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        drawn = real_style(rng, "coloured_body")
+        hsv = cv2.cvtColor(np.array([[drawn.body]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+        assert hsv[1] >= 100
+        assert len(set(drawn.pip_colours[1:])) == 1
 
 
 def test_low_shots_keep_their_seeds() -> None:

@@ -102,8 +102,13 @@ def real_split(
     path: Path, held_out: set[str], negatives: bool = True
 ) -> tuple[tuple[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor], dict[str, int]]:
     """The real crops' halves of the folds trained on, and of those held out, and counts."""
-    with np.load(path) as stored:
-        crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
+    if not path.exists():
+        # No mined crops: rendered crops only, every real source held out.
+        crops = np.empty((0, 64, 128, 3), np.uint8)
+        labels, sources = np.empty((0, 2), np.int64), np.empty(0, str)
+    else:
+        with np.load(path) as stored:
+            crops, labels, sources = stored["crops"], stored["labels"], stored["sources"]
     out = np.array([fold_of(str(source)) in held_out for source in sources], bool)
     if not negatives:
         positive = labels[:, 0] != NOT_A_HALF
@@ -132,6 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-count", type=int, default=10000, help="rendered crops")
     parser.add_argument("--val-count", type=int, default=1500)
     parser.add_argument("--printed-backs", action="store_true")
+    parser.add_argument(
+        "--coloured-bodies",
+        action="store_true",
+        help="a fifth of the rendered crops from sets moulded in a strong colour (data version 7)",
+    )
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-4)
@@ -153,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
     halves_data.use_printed_backs(args.printed_backs)
+    halves_data.use_coloured_bodies(args.coloured_bodies)
     val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=1, chunk=1500))
     train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=1))
     (real_x, real_y), (held_x, held_y), counts = real_split(
@@ -225,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         "real_crops": counts,
         "rendered_train_crops": args.train_count,
         "printed_backs": args.printed_backs,
+        "coloured_bodies": args.coloured_bodies,
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,

@@ -25,6 +25,11 @@ PRINTED_BACKS_DATA_VERSION = 6
 the face-down check, models/face-down.onnx, learnt them)."""
 PRINTED_BACK_SHARE = 0.5
 _printed_backs = False
+COLOURED_BODY_DATA_VERSION = 7
+"""The crops of version 5, but COLOURED_BODY_SHARE of them cut from sets moulded in a strong
+colour with white pips (training.synth's "coloured_body" family)."""
+COLOURED_BODY_SHARE = 0.2
+_coloured_bodies = False
 
 
 def use_printed_backs(printed: bool = True) -> None:
@@ -34,9 +39,18 @@ def use_printed_backs(printed: bool = True) -> None:
     _printed_backs = printed
 
 
+def use_coloured_bodies(coloured: bool = True) -> None:
+    """Cut COLOURED_BODY_SHARE of the crops from strongly coloured sets from now on (data
+    version 7; not with printed backs); set before build_set, as use_printed_backs."""
+    global _coloured_bodies
+    _coloured_bodies = coloured
+
+
 def data_version() -> int:
-    """The version of the crops rendered now (see use_printed_backs)."""
-    return PRINTED_BACKS_DATA_VERSION if _printed_backs else DATA_VERSION
+    """The version of the crops rendered now (see use_printed_backs, use_coloured_bodies)."""
+    if _printed_backs:
+        return PRINTED_BACKS_DATA_VERSION
+    return COLOURED_BODY_DATA_VERSION if _coloured_bodies else DATA_VERSION
 
 
 # Share of crops of each kind; most are face-up tiles.
@@ -50,16 +64,28 @@ def _half_count(rng: np.random.Generator) -> int:
     return int(rng.integers(13, MAX_PIPS + 1))
 
 
-def make_sample(seed: int, printed_backs: bool = False) -> tuple[np.ndarray, tuple[int, int]]:
+def make_sample(
+    seed: int, printed_backs: bool = False, coloured_bodies: bool = False
+) -> tuple[np.ndarray, tuple[int, int]]:
     """One crop and its two half labels (left, right), fully determined by ``seed`` (and
-    ``printed_backs``, which prints a name on some face-down tiles and changes nothing else)."""
+    ``printed_backs``, which prints a name on some face-down tiles and changes nothing else;
+    ``coloured_bodies``, which cuts some crops from strongly coloured sets instead)."""
     rng = np.random.default_rng([seed, 7])
     kinds = list(_KIND_WEIGHTS)
     kind = kinds[int(rng.choice(len(kinds), p=list(_KIND_WEIGHTS.values())))]
     pips = (_half_count(rng), _half_count(rng))
     jitter = float(rng.uniform(0.01, 0.04))
     printed = printed_backs and kind == "back" and bool(rng.random() < PRINTED_BACK_SHARE)
-    crop = render_tile_crop(seed, pips, kind=kind, jitter=jitter, set_max=12, printed_back=printed)
+    coloured = coloured_bodies and bool(rng.random() < COLOURED_BODY_SHARE)
+    crop = render_tile_crop(
+        seed,
+        pips,
+        kind=kind,
+        jitter=jitter,
+        set_max=12,
+        printed_back=printed,
+        style="coloured_body" if coloured else None,
+    )
     labels = pips if kind == "face" else (NOT_A_HALF, NOT_A_HALF)
     return crop, labels
 
@@ -68,7 +94,7 @@ def _chunk(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
     crops = np.empty((len(seeds), 64, 128, 3), np.uint8)
     labels = np.empty((len(seeds), 2), np.int64)
     for i, seed in enumerate(seeds):
-        crops[i], pair = make_sample(seed, _printed_backs)
+        crops[i], pair = make_sample(seed, _printed_backs, _coloured_bodies and not _printed_backs)
         labels[i] = pair
     return crops, labels
 

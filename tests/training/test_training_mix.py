@@ -137,3 +137,20 @@ def test_crops_with_printed_backs_are_cached_apart_from_plain_ones() -> None:
         halves_data.use_printed_backs(False)
     assert plain != printed
     assert halves_data.chunk_path((0, 1000)) == plain
+
+
+def test_the_readers_coloured_crops_keep_their_labels_and_are_a_fifth() -> None:
+    seeds = range(2000, 2200)
+    changed = 0
+    for seed in seeds:
+        plain_crop, plain_labels = make_sample(seed)
+        coloured_crop, coloured_labels = make_sample(seed, coloured_bodies=True)
+        assert coloured_labels == plain_labels
+        changed += not np.array_equal(plain_crop, coloured_crop)
+    assert 0.12 * len(seeds) <= changed <= 0.3 * len(seeds)
+    halves_data.use_coloured_bodies(True)
+    try:
+        coloured = halves_data.chunk_path((0, 1000))
+    finally:
+        halves_data.use_coloured_bodies(False)
+    assert coloured != halves_data.chunk_path((0, 1000))

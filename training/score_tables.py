@@ -27,7 +27,7 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +36,7 @@ import numpy as np
 from training.table_synth import TableScene, render_table
 from vision.geometry import outline_iou
 from vision.markers import train_markers, with_markers
+from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 from vision.table import TableLayout, group_table
 from vision.types import DetectedTile
@@ -161,9 +162,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=None, help="write the photos here")
+    parser.add_argument("--finder", type=Path, help="this tile finder instead")
+    parser.add_argument("--halves", type=Path, help="this half reader instead")
     args = parser.parse_args(argv)
 
-    reader = HandReader(threads=args.threads)
+    paths = ModelPaths()
+    if args.finder:
+        paths = replace(paths, tile_finder=args.finder)
+    if args.halves:
+        paths = replace(paths, half_reader=args.halves)
+    reader = HandReader(ModelSet.load(paths, threads=args.threads))
     pipeline, grouping, dark = Tally(), Tally(), Tally()
     grouping_ms: list[float] = []
     kinds: Counter[str] = Counter()

@@ -33,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.synth import table_tops_note
 from training.table_synth import TableScene, render_table
 from vision.geometry import outline_iou
 from vision.markers import train_markers, with_markers
@@ -172,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.halves:
         paths = replace(paths, half_reader=args.halves)
     reader = HandReader(ModelSet.load(paths, threads=args.threads))
+    print(table_tops_note())
     pipeline, grouping, dark = Tally(), Tally(), Tally()
     grouping_ms: list[float] = []
     kinds: Counter[str] = Counter()

@@ -739,6 +739,19 @@ def _sample_photos() -> tuple[np.ndarray, ...]:
     return tuple(photos)
 
 
+def table_tops_note() -> str:
+    """Which table tops the renderer draws from here: with scikit-image's sample photographs
+    a fifth of the tops are photos, without it cloth, and every scene after the first such top
+    comes out otherwise, so figures on rendered scenes compare only within one of the two."""
+    try:
+        from importlib.metadata import version
+
+        source = f"scikit-image {version('scikit-image')}"
+    except Exception:  # noqa: BLE001 - not installed, or installed without its metadata
+        source = "scikit-image not installed"
+    return f"table tops: {len(_sample_photos())} sample photographs ({source})"
+
+
 def _photo(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
     photos = _sample_photos()
     if not photos:

@@ -148,6 +148,14 @@ def summarise(results: Sequence[PhotoResult]) -> Summary:
     )
 
 
+def _set_max(entry: dict[str, Any]) -> int | None:
+    """The highest half of the photo's labelled set ("double-12": 12), if it says."""
+    name = entry.get("set")
+    if isinstance(name, str) and name.startswith("double-") and name[7:].isdigit():
+        return int(name[7:])
+    return None
+
+
 def load_labels(photos_dir: Path) -> list[dict[str, Any]]:
     """The labelled entries of the manifest (photos with `tiles: null` are skipped)."""
     manifest = json.loads((photos_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -218,8 +226,10 @@ def evaluate(
     close_up_model: Path | None = DEFAULT_CLOSE_UP_MODEL,
     face_down_model: Path | None = DEFAULT_FACE_DOWN_MODEL,
     fitter_model: Path | None = DEFAULT_FITTER_MODEL,
+    with_set: bool = False,
 ) -> list[PhotoResult]:
-    """Run the pipeline on every labelled photo.
+    """Run the pipeline on every labelled photo (``with_set``: each told its set's highest
+    half, as the app reads a game's photos).
 
     With `finder_only`, tiles are only located (no reader): every found tile is reported as
     unread, so only the number-based figure (found rate) means anything. A photo with few
@@ -266,7 +276,8 @@ def evaluate(
                 located = len(quads)
             else:
                 located_now[0] = 0
-                got = tuple(tile.pips for tile in reader.read(data).tiles)
+                top = _set_max(entry) if with_set else None
+                got = tuple(tile.pips for tile in reader.read(data, max_pips=top).tiles)
                 located = located_now[0]
             error = None
         except PhotoError as exc:
@@ -375,6 +386,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="read along the finders' outlines as they are",
     )
+    parser.add_argument(
+        "--with-set",
+        action="store_true",
+        help="tell the reader each photo's set (as the app reads a game's photos)",
+    )
     args = parser.parse_args(argv)
     if not (args.photos / "manifest.json").is_file():
         print(
@@ -393,6 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         close_up_model=None if args.no_close_up else args.close_up_model,
         face_down_model=None if args.no_face_down_check else args.face_down_model,
         fitter_model=None if args.no_outline_fitter else args.fitter_model,
+        with_set=args.with_set,
     )
     print(report(results, verbose=args.verbose, finder_only=args.finder_only))
     return 0

@@ -11,13 +11,13 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from training.synth import Scene, render_scene
+from training.synth import Scene, SceneTile, render_scene
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # 1: finder v1's scenes. 2: 30% of scenes tilted up to 70 degrees (finder v2, not adopted;
@@ -87,14 +87,19 @@ def render_class(
 Sample = tuple[bytes, np.ndarray]  # JPEG bytes, (N, 4, 2) float32 face corners
 
 
+def _as_sample(image: np.ndarray, tiles: Sequence[SceneTile], quality: int) -> Sample:
+    """A rendered picture as JPEG bytes at ``quality``, with its listed tiles' face corners."""
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
+        raise RuntimeError("JPEG encoding failed")
+    corners = np.array([t.corners for t in tiles], np.float32).reshape(-1, 4, 2)
+    return encoded.tobytes(), corners
+
+
 def render_sample(seed: int) -> Sample:
     style = "coloured_body" if seed % MIX_PERIOD in COLOURED_BODY else None
     scene = render_class(FINDER_SEED_BASE + seed, scene_class(seed), size=SCENE_SIZE, style=style)
-    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 93])
-    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
-        raise RuntimeError("JPEG encoding failed")
-    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
-    return encoded.tobytes(), corners
+    return _as_sample(scene.image, scene.tiles, quality=93)
 
 
 # Whole tables (training.table_synth) drawn at the size the finder's fine look sees a 12-MP
@@ -113,11 +118,7 @@ def render_table_sample(seed: int) -> Sample:
     scene = render_table(
         TABLE_SEED_BASE + seed, size=TABLE_SCENE_SIZE, coloured_tiles=seed % 5 == 2
     )
-    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
-        raise RuntimeError("JPEG encoding failed")
-    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
-    return encoded.tobytes(), corners
+    return _as_sample(scene.image, scene.tiles, quality=90)
 
 
 # Pictures of dominoes printed under the tiles (training.synth's printed_dominoes: a board
@@ -139,11 +140,7 @@ def render_printed_sample(seed: int) -> Sample:
         max_tilt_deg=35.0,
         printed_dominoes=True,
     )
-    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 BGR image
-        raise RuntimeError("JPEG encoding failed")
-    corners = np.array([t.corners for t in scene.tiles], np.float32).reshape(-1, 4, 2)
-    return encoded.tobytes(), corners
+    return _as_sample(scene.image, scene.tiles, quality=90)
 
 
 # What build_scenes can render: its cache files' stem and the renderer of one seed.

@@ -40,7 +40,7 @@ from ..rules.referee import (
     report_earlier_fault,
 )
 from ..rules.referee.reading import no_tile_twice, read_seats
-from ..rules.scoring import RoundEnd
+from ..rules.scoring import ROUND_ENDS, RoundEnd
 
 ASK_KINDS: dict[str, str] = {
     "turn": "Can I play this here?",
@@ -71,17 +71,13 @@ BONEYARD_CHOICES: dict[str, str] = {
 # "Has tiles": enough for any draw a single turn can ask for.
 BONEYARD_SOME = 10
 
-ROUND_ENDS: dict[str, str] = {
+ROUND_END_CHOICES: dict[str, str] = {
     "": "Not said",
     "went_out": "Someone went out",
     "went_out_on_double": "Someone went out on a double",
     "blocked": "The round was blocked",
 }
-_ROUND_END_VALUES: dict[str, RoundEnd] = {
-    "went_out": "went_out",
-    "went_out_on_double": "went_out_on_double",
-    "blocked": "blocked",
-}
+_ROUND_END_VALUES: dict[str, RoundEnd] = {end: end for end in ROUND_ENDS}
 
 MEXICAN_KEYS = ("m1", "m2")
 

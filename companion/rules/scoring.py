@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from companion.rules.keys import BlankScoring, BlockedScoring, GoOutOnDouble
 from companion.rules.rules import Rules, RulesError
@@ -11,7 +11,7 @@ from companion.rules.setup import schedule
 from companion.rules.tiles import Tile, full_set
 
 RoundEnd = Literal["went_out", "went_out_on_double", "blocked"]
-ROUND_ENDS: tuple[str, ...] = ("went_out", "went_out_on_double", "blocked")
+ROUND_ENDS: tuple[RoundEnd, ...] = get_args(RoundEnd)
 
 
 class HandScore(NamedTuple):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.referee.dispute import ACTION_KINDS, DisputeForm
+from companion.referee.dispute import ACTION_KINDS, ROUND_END_CHOICES, DisputeForm
 from companion.rules import PRESETS, Rules, Tile
 from companion.rules.referee import (
     QueryError,
@@ -31,6 +31,7 @@ from companion.rules.referee.reading import (
     read_setup,
     read_turn,
 )
+from companion.rules.scoring import ROUND_ENDS
 
 SEATS = ("Ann", "Bea Lou", "Cy", "Dee")
 
@@ -251,3 +252,13 @@ def test_the_score_form_asks_what_the_player_ticked() -> None:
     assert (score.went_out, score.markers_up, score.round_end, score.lowest) == (
         True, 2, "blocked", False,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("end", ROUND_ENDS)
+def test_every_way_a_round_can_end_is_offered_and_asked_as_itself(end: str) -> None:
+    rules = Rules.from_json({"preset": "standard"})
+    fields = {"ask": "score", "round_end": end}
+    form = DisputeForm.from_form("score", SEATS, rules, 12, fields, {"hand": ["12-0"]})
+    assert form.score_request().round_end == end
+    words = ROUND_END_CHOICES[end]
+    assert words[0].isupper() and "_" not in words

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from training.halves_data import DATA_DIR, NOT_A_HALF, cached_chunk, gather_chunks
-from training.scenes_data import MIX_PERIOD, is_low_view, render_class
+from training.scenes_data import COLOURED_BODY, MIX_PERIOD, is_low_view, render_class
 from training.synth import Scene, half_centres
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.geometry import outline_iou
@@ -33,7 +33,10 @@ from vision.rectify import rectify_tiles
 # after the finder's second look, as the pipeline cuts them. 5: finder v4, and of every
 # twenty scenes one a close-up, two with printed backs, two with blank halves among colour
 # dots and one with a leaning tile (issue 12's failing classes; still no low shots).
+# 6 (use_coloured_bodies): as 5, and the scenes of scenes_data.COLOURED_BODY's seeds drawn in
+# a set moulded in a strong colour, as scene data 6 draws them.
 DATA_VERSION = 5
+COLOURED_BODY_DATA_VERSION = 6
 READER_LOW_VIEWS = False
 # Which kind of scene each seed % MIX_PERIOD is (as the finder's MIX, other shares).
 READER_MIX: dict[int, str] = {
@@ -50,6 +53,19 @@ SCENE_SIZES = ((1280, 960), (1600, 1200), (960, 1280))
 
 _finder: TileFinder | None = None
 _crop_finder: tuple[Path, bool] = (DEFAULT_FINDER_MODEL, True)
+_coloured_bodies = False
+
+
+def use_coloured_bodies(coloured: bool = True) -> None:
+    """Draw the scenes of COLOURED_BODY's seeds in a set moulded in a strong colour from now on
+    (data version 6); set before build_set, as use_finder."""
+    global _coloured_bodies
+    _coloured_bodies = coloured
+
+
+def data_version() -> int:
+    """The version of the crops rendered now (see use_coloured_bodies)."""
+    return COLOURED_BODY_DATA_VERSION if _coloured_bodies else DATA_VERSION
 
 
 def use_finder(model: Path, second_look: bool = True) -> None:
@@ -79,7 +95,9 @@ def training_scene(seed: int, low_views: bool = True, mix: bool = False) -> Scen
         kind = "low_view"
     else:
         kind = READER_MIX.get(seed % MIX_PERIOD, "usual") if mix else "usual"
-    return render_class(seed, kind, size=size, n_tiles=(1, 12))
+    coloured = _coloured_bodies and seed % MIX_PERIOD in COLOURED_BODY
+    style = "coloured_body" if coloured else None
+    return render_class(seed, kind, size=size, n_tiles=(1, 12), style=style)
 
 
 def best_overlap(quad: np.ndarray, scene: Scene) -> tuple[int, float]:
@@ -135,7 +153,7 @@ def _finder_tag() -> str:
 
 def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:
     kind = "" if classes else "_usual"
-    name = f"finder_crops_v{DATA_VERSION}{kind}_{_finder_tag()}_{first_seed}_{count}.npz"
+    name = f"finder_crops_v{data_version()}{kind}_{_finder_tag()}_{first_seed}_{count}.npz"
     return DATA_DIR / name
 
 

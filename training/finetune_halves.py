@@ -7,8 +7,10 @@ crops plus real crops mined from the corpus, holding whole folds of sources out 
 The net starts from the ONNX file's weights: the exporter folded each batch norm into its
 convolution, so the batch norms start as the identity with the folded bias and stay frozen
 (their statistics are not re-estimated from the small real share). Each batch is mostly
-rendered single-tile crops (training.halves_data, cached in training/data/), the rest real
-crops of the folds not held out (training.real_crops). The temperature is fitted again on
+rendered single-tile crops (training.halves_data, cached in training/data/), a share
+(``--finder-scenes``, ``--finder-share``) crops cut along the app's finder's outlines on rendered
+scenes (training.finder_crops_data, as the committed reader learnt from), the rest real crops of
+the folds not held out (training.real_crops). The temperature is fitted again on
 the rendered validation crops; the real crops of the held-out folds are never seen.
 """
 
@@ -27,7 +29,7 @@ import torch.nn.functional as F
 from onnx import numpy_helper
 from torch import nn
 
-from training import halves_data
+from training import finder_crops_data, halves_data
 from training.exporting import command_line, export_onnx
 from training.halves_data import NOT_A_HALF, build_set
 from training.real_crops import OUT as REAL_CROPS
@@ -125,6 +127,16 @@ def real_split(
     )
 
 
+def finder_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The halves of the usual rendered scenes first_seed.. cut along the app's finder's
+    outlines, and their labels (none for no scenes)."""
+    if not scenes:
+        return _halves_and_labels(np.empty((0, 64, 128, 3), np.uint8), np.empty((0, 2), np.int64))
+    return _halves_and_labels(
+        *finder_crops_data.build_set(first_seed, scenes, workers=workers, classes=False)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--start", type=Path, default=Path("models/face-down.onnx"))
@@ -142,6 +154,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a fifth of the rendered crops from sets moulded in a strong colour (data version 7)",
     )
+    parser.add_argument(
+        "--finder-scenes",
+        type=int,
+        default=0,
+        help="rendered usual scenes cut along the app's finder's outlines (0: none)",
+    )
+    parser.add_argument("--finder-share", type=float, default=0.3)
+    parser.add_argument("--render-workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-4)
@@ -164,8 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     generator = torch.Generator().manual_seed(args.seed)
     halves_data.use_printed_backs(args.printed_backs)
     halves_data.use_coloured_bodies(args.coloured_bodies)
-    val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=1, chunk=1500))
-    train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=1))
+    finder_crops_data.use_coloured_bodies(args.coloured_bodies)
+    workers = args.render_workers
+    val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=workers, chunk=1500))
+    train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=workers))
+    finder_x, finder_y = finder_crops(3_000_000, args.finder_scenes, workers)
+    finder_val_x, finder_val_y = finder_crops(3_900_000, min(150, args.finder_scenes), workers)
+    print(f"finder crops: {len(finder_y) // 2} halves", flush=True)
     (real_x, real_y), (held_x, held_y), counts = real_split(
         args.real, held_out, negatives=not args.no_negatives
     )
@@ -177,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         counts["negative_halves_left_unlabelled"] = int((real_y == IGNORED).sum())
         print(f"real crops: {counts}", flush=True)
     before_val = _report("rendered validation before", _evaluate(net, val_x, val_y), val_y)
+    if len(finder_val_y):
+        _report("finder crops before", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
     if len(held_y):
         _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
     parameters = [p for p in net.parameters() if p.requires_grad]
@@ -193,10 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         net.train()
         freeze_norms(net)
         from_real = int(args.batch * args.real_share) if len(real_y) else 0
-        index = torch.randint(0, len(train_x), (args.batch - from_real,), generator=generator)
+        from_finder = int(args.batch * args.finder_share) if len(finder_y) else 0
+        rendered = args.batch - from_real - from_finder
+        index = torch.randint(0, len(train_x), (rendered,), generator=generator)
         real_index = torch.randint(0, max(1, len(real_x)), (from_real,), generator=generator)
-        batch_x = torch.cat([train_x[index], real_x[real_index]])
-        batch_y = torch.cat([train_y[index], real_y[real_index]])
+        finder_index = torch.randint(0, max(1, len(finder_x)), (from_finder,), generator=generator)
+        batch_x = torch.cat([train_x[index], real_x[real_index], finder_x[finder_index]])
+        batch_y = torch.cat([train_y[index], real_y[real_index], finder_y[finder_index]])
         loss = F.cross_entropy(
             net(_augment(to_float(batch_x), generator)), batch_y, ignore_index=IGNORED
         )
@@ -212,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     net.eval()
     val_logits = _evaluate(net, val_x, val_y)
     after_val = _report("rendered validation after", val_logits, val_y)
+    finder_after = (
+        _report("finder crops after", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
+        if len(finder_val_y)
+        else {}
+    )
     held_after = (
         _report("held-out real after", _evaluate(net, held_x, held_y), held_y)
         if len(held_y)
@@ -237,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         "rendered_train_crops": args.train_count,
         "printed_backs": args.printed_backs,
         "coloured_bodies": args.coloured_bodies,
+        "finder_scenes": args.finder_scenes,
+        "finder_share": args.finder_share if args.finder_scenes else 0.0,
+        "finder_crop_data_version": finder_crops_data.data_version(),
+        "finder_crop_validation_after": finder_after,
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from training import halves_data
+from training import finder_crops_data, halves_data
 from training.finder_crops_data import READER_MIX, training_scene
 from training.halves_data import NOT_A_HALF, make_sample
 from training.scenes_data import (
@@ -59,6 +59,37 @@ def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
         hsv = cv2.cvtColor(np.array([[drawn.body]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
         assert hsv[1] >= 100
         assert len(set(drawn.pip_colours[1:])) == 1
+
+
+def test_the_readers_finder_crops_show_coloured_sets_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import training.synth as synth
+
+    asked: list[str | None] = []
+    real_style = synth.random_style
+
+    def style(rng: np.random.Generator, family: str | None = None) -> synth.TileStyle:
+        asked.append(family)
+        return real_style(rng, family)
+
+    monkeypatch.setattr(synth, "random_style", style)
+    seeds = [seed for seed in range(20) if not is_low_view(seed)]
+    for coloured in (False, True):
+        finder_crops_data.use_coloured_bodies(coloured)
+        try:
+            drawn = set()
+            for seed in seeds:
+                asked.clear()
+                training_scene(seed, low_views=False)
+                if "coloured_body" in asked:
+                    drawn.add(seed)
+            version = finder_crops_data.data_version()
+        finally:
+            finder_crops_data.use_coloured_bodies(False)
+        assert drawn == ({seed for seed in seeds if seed in COLOURED_BODY} if coloured else set())
+        # Crops cut from the other scenes are cached under another name.
+        assert version == (6 if coloured else 5)
 
 
 def test_low_shots_keep_their_seeds() -> None:

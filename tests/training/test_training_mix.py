@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from training import finder_crops_data, halves_data
+from training import finder_crops_data, halves_data, synth
 from training.finder_crops_data import READER_MIX, training_scene
 from training.halves_data import NOT_A_HALF, make_sample
 from training.scenes_data import (
@@ -32,11 +32,9 @@ def test_the_finder_sees_each_failing_class_at_its_share() -> None:
     assert shares["usual"] == 900
 
 
-def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import training.synth as synth
-
+@pytest.fixture
+def asked_families(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The style families the renderer is asked for from now on, in order (None: any)."""
     asked: list[str | None] = []
     real_style = synth.random_style
 
@@ -45,6 +43,13 @@ def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
         return real_style(rng, family)
 
     monkeypatch.setattr(synth, "random_style", style)
+    return asked
+
+
+def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
+    asked_families: list[str | None],
+) -> None:
+    asked = asked_families
     coloured = [seed for seed in range(60) if seed % MIX_PERIOD in COLOURED_BODY]
     assert len(coloured) == 9
     assert {scene_class(seed) for seed in coloured} == {"usual", "low_view"}
@@ -55,25 +60,16 @@ def test_three_scenes_in_twenty_show_a_set_moulded_in_a_strong_colour(
     # The family's faces are its body colour, pips apart: white (or gold, or black) on colour.
     rng = np.random.default_rng(0)
     for _ in range(20):
-        drawn = real_style(rng, "coloured_body")
+        drawn = synth.random_style(rng, "coloured_body")
         hsv = cv2.cvtColor(np.array([[drawn.body]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
         assert hsv[1] >= 100
         assert len(set(drawn.pip_colours[1:])) == 1
 
 
 def test_the_readers_finder_crops_show_coloured_sets_only_when_asked(
-    monkeypatch: pytest.MonkeyPatch,
+    asked_families: list[str | None],
 ) -> None:
-    import training.synth as synth
-
-    asked: list[str | None] = []
-    real_style = synth.random_style
-
-    def style(rng: np.random.Generator, family: str | None = None) -> synth.TileStyle:
-        asked.append(family)
-        return real_style(rng, family)
-
-    monkeypatch.setattr(synth, "random_style", style)
+    asked = asked_families
     seeds = [seed for seed in range(20) if not is_low_view(seed)]
     for coloured in (False, True):
         finder_crops_data.use_coloured_bodies(coloured)

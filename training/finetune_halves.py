@@ -127,6 +127,14 @@ def real_split(
     )
 
 
+def trained_on_folds(held_out: set[str], real_crops: int, real_share: float) -> list[str]:
+    """The folds of real sources whose crops the model learnt from: none when no real crop was
+    mined or none went into a batch, however many folds were not held out."""
+    if not real_crops or real_share <= 0:
+        return []
+    return [fold for fold in FOLD_NAMES if fold not in held_out]
+
+
 def finder_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tensor, torch.Tensor]:
     """The halves of the usual rendered scenes first_seed.. cut along the app's finder's
     outlines, and their labels (none for no scenes)."""
@@ -267,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         "start_temperature": start_temperature,
         "temperature": temperature,
         "held_out_folds": sorted(held_out),
-        "trained_on_folds": [fold for fold in FOLD_NAMES if fold not in held_out],
+        "trained_on_folds": trained_on_folds(held_out, counts["train_crops"], args.real_share),
         "real_crops": counts,
         "rendered_train_crops": args.train_count,
         "printed_backs": args.printed_backs,

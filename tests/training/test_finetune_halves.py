@@ -21,3 +21,17 @@ def test_no_mined_crops_means_no_real_crop_is_trained_on(tmp_path: Path) -> None
     )
     assert len(train_x) == len(train_y) == len(held_x) == len(held_y) == 0
     assert counts == {"train_crops": 0, "train_negative_crops": 0, "held_out_crops": 0}
+
+
+@pytest.mark.parametrize(
+    ("held_out", "real_crops", "real_share", "expected"),
+    [
+        (set(), 0, 0.3, []),
+        (set(), 500, 0.0, []),
+        ({"boards"}, 500, 0.3, ["karthik's lines", "webcam hands", "every other source"]),
+    ],
+)
+def test_the_sidecar_names_only_the_folds_a_model_learnt_from(
+    held_out: set[str], real_crops: int, real_share: float, expected: list[str]
+) -> None:
+    assert finetune.trained_on_folds(held_out, real_crops, real_share) == expected

@@ -96,10 +96,11 @@ simulate: $(COMPILED)
 eval-vision: $(COMPILED)
 	$(BIN)/python -m training.evaluate
 
-## Train the models (CPU only; never run in CI; about 3 h 55 min on 2 cores). Installs the CPU
+## Train the models (CPU only; never run in CI; about 4 h 30 min on 2 cores). Installs the CPU
 ## build of PyTorch. The close-up finder first, on the mix with the failing classes (renders
 ## 9,000 scenes, ~65 min), then the reader, which also learns from crops cut along the usual
-## finder's outlines (renders ~20 min, trains 40), then the face-down check: a reader trained
+## finder's outlines (renders ~20 min, trains 40), fine-tuned then with coloured sets and the
+## app's finder's outlines (~33 min: READER_FINETUNE_ARGS), then the face-down check: a reader trained
 ## with printed backs among its face-down tiles (~60 min), then the outline fitter, on the usual
 ## finder's outlines of scenes weighted to low shots (renders ~13 min, trains 30). The usual
 ## finder, models/finder.onnx, came from the scene data before that mix (models/MODEL_CARD.md
@@ -108,6 +109,8 @@ train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
 	$(BIN)/python -m training.train_finder --seed 0 --minutes 45 --out models/finder-close.onnx
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --out models/halves.onnx
+	$(BIN)/python -m training.finetune_halves $(READER_FINETUNE_ARGS) --start models/halves.onnx \
+		--out models/halves.onnx
 	$(BIN)/python -m training.train_halves $(HALVES_ARGS) --usual-finder-crops --printed-backs \
 		--out models/face-down.onnx
 	$(BIN)/python -m training.train_fitter --seed 0 --minutes 30 --out models/outline-fitter.onnx
@@ -131,6 +134,10 @@ quantize: $(STAMP)
 
 HALVES_ARGS = --seed 0 --minutes 40 --val-count 1500 --train-count 30000 --render-workers 2 \
 	--threads 2 --width 24 --batch 256
+## Reader v12 (2026-11-27): the reader fine-tuned with sets moulded in a strong colour among its
+## crops and crops cut along the app's finder's outlines, no real photo (renders ~8 min, trains 25).
+READER_FINETUNE_ARGS = --coloured-bodies --real-share 0 --finder-scenes 1500 --finder-share 0.4 \
+	--render-workers 2 --threads 2 --minutes 25 --lr 1e-4
 
 clean: uncompile
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

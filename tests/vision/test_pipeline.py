@@ -21,6 +21,7 @@ from vision.pipeline import (
     STEADY_TURNS,
     HandReader,
     doubted_outlines,
+    not_outlined_twice,
     one_of_each,
     one_vote,
     turned_outline,
@@ -175,6 +176,34 @@ def test_a_tile_read_twice_skips_readings_a_surer_tile_already_shows() -> None:
 def test_a_repeat_with_no_other_reading_stays_as_read() -> None:
     reads = [Read((5, 5), 0.9), Read((5, 5), 0.8)]
     assert one_of_each(reads) == [((5, 5), 0.9), ((5, 5), 0.8)]
+
+
+def _outline(left: float, top: float) -> np.ndarray:
+    """A 100x50 tile outline lying flat with its top-left corner at (left, top)."""
+    return np.array(
+        [[left, top], [left + 100, top], [left + 100, top + 50], [left, top + 50]], np.float32
+    )
+
+
+def test_a_tile_outlined_again_half_beside_itself_is_not_shown_as_another_tile() -> None:
+    # The second outline slid 55 px along the first: 45% of it lies on the first tile, and
+    # the only reading left for it is one the reader hardly believes.
+    outlines = [_outline(0, 0), _outline(55, 0), _outline(400, 0)]
+    chosen = [((9, 2), 0.99), ((2, 1), 0.002), ((6, 6), 0.98)]
+    assert not_outlined_twice(outlines, chosen) == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("slid", "sureness"),
+    [
+        (55, 0.6),  # read believably: a tile of its own lying close, for the player to check
+        (90, 0.002),  # only a tenth on the other tile: an unreadable tile beside it
+    ],
+)
+def test_a_tile_of_its_own_is_kept_however_unsure(slid: float, sureness: float) -> None:
+    outlines = [_outline(0, 0), _outline(slid, 0)]
+    chosen = [((9, 2), 0.99), ((2, 1), sureness)]
+    assert not_outlined_twice(outlines, chosen) == [0, 1]
 
 
 class TwoTilesFinder:

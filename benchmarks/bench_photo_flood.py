@@ -35,7 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from serving import MemorySampler, Poller, Server  # noqa: E402
 
-from training.synth import render_scene  # noqa: E402
+from training.synth import render_scene, use_sample_photos  # noqa: E402
+
+# The same rendered photos whether or not scikit-image (the train extra) is installed.
+use_sample_photos(False)
 
 GOAL_PEAK_BYTES = 1.5e9
 GOAL_POLL_SECONDS = 1.0

@@ -20,9 +20,13 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from training.synth import use_sample_photos  # noqa: E402
 from training.table_synth import render_table  # noqa: E402
 from vision.pipeline import HandReader  # noqa: E402
 from vision.table import group_table  # noqa: E402
+
+# The same rendered photos whether or not scikit-image (the train extra) is installed.
+use_sample_photos(False)
 
 GOAL_MS = 1000.0
 FIRST_SEED = 910_000_000  # far from every seed a model learnt from

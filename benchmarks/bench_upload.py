@@ -32,7 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from training.synth import render_scene  # noqa: E402
+from training.synth import render_scene, use_sample_photos  # noqa: E402
+
+# The same rendered photos whether or not scikit-image (the train extra) is installed.
+use_sample_photos(False)
 
 CHROMIUM = Path("/usr/bin/chromium")
 SEND_LONG_SIDE = 2000  # as static/js/photo.js

@@ -22,10 +22,13 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from training.synth import render_scene  # noqa: E402
+from training.synth import render_scene, use_sample_photos  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.pipeline import CLOSE_UP_TILES, READ_LONG_SIDE, HandReader  # noqa: E402
 from vision.rectify import rectify_tiles  # noqa: E402
+
+# The same rendered photos whether or not scikit-image (the train extra) is installed.
+use_sample_photos(False)
 
 HANDS = {"3 tiles": (3, 3, 150.0), "10-12 tiles": (10, 12, 150.0), "20 tiles": (20, 20, 300.0)}
 """Name: (fewest, most tiles rendered, goal for the median total in ms)."""

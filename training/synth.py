@@ -752,8 +752,19 @@ def table_tops_note() -> str:
     return f"table tops: {len(_sample_photos())} sample photographs ({source})"
 
 
+_with_sample_photos = True
+
+
+def use_sample_photos(use: bool = True) -> None:
+    """Draw a fifth of the table tops from scikit-image's sample photographs where it is
+    installed (the default, as the models learnt), or never: benchmarks then render the same
+    scenes on every machine, with the train extra installed or not."""
+    global _with_sample_photos
+    _with_sample_photos = use
+
+
 def _photo(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
-    photos = _sample_photos()
+    photos = _sample_photos() if _with_sample_photos else ()
     if not photos:
         return _cloth(rng, height, width, unit)
     source = photos[int(rng.integers(len(photos)))]

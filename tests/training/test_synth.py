@@ -363,3 +363,27 @@ def test_printed_dominoes_are_drawn_but_never_listed(
         assert np.allclose(ours.corners, theirs.corners)
     empty = render_scene(seed, size=(640, 480), n_tiles=(0, 0), printed_dominoes=True)
     assert empty.tiles == ()
+
+
+def test_benchmarks_can_render_the_same_tops_with_or_without_sample_photos(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import training.synth as synth
+
+    red = np.zeros((50, 50, 3), np.uint8)
+    red[:, :, 2] = 255
+
+    def tops() -> list[np.ndarray]:
+        return [synth.render_background(np.random.default_rng(s), 40, 60, 5.0) for s in range(40)]
+
+    monkeypatch.setattr(synth, "_sample_photos", lambda: (red,))
+    with_photos = tops()
+    synth.use_sample_photos(False)
+    try:
+        turned_off = tops()
+    finally:
+        synth.use_sample_photos(True)
+    monkeypatch.setattr(synth, "_sample_photos", lambda: ())
+    cloth_only = tops()
+    assert all(np.array_equal(a, b) for a, b in zip(turned_off, cloth_only, strict=True))
+    assert any(not np.array_equal(a, b) for a, b in zip(with_photos, cloth_only, strict=True))

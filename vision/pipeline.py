@@ -151,7 +151,14 @@ class HandReader:
                 tiles.append(
                     _detected(pips, sureness * face_up[index], quads[index], photo, others)
                 )
-        # Faces cut by the photo's edge are hints too, after every doubted outline.
+        # A shape the face-down check alone turned down is still a tile's shape (a blank double
+        # of a coloured set looks like a back with a line): hinted by the finder's and the
+        # reader's belief. Faces cut by the photo's edge are hints too, after every doubted one.
+        if found:
+            belief = [
+                max(value, face.score * read.is_tile)
+                for value, face, read in zip(belief, found, reads, strict=True)
+            ]
         outlines = [*quads, *(face.corners for face in cut)]
         doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
         hints = [

@@ -74,7 +74,6 @@ def train_markers(
     the layout's tiles are given in."""
     if layout.hub is None:
         return tuple(None for _ in layout.trains)
-    height, width = pixels.shape[:2]
     outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
     hub = np.asarray(layout.hub.centre, np.float32) * scale
     firsts = [outlines[train.tiles[0]] for train in layout.trains]
@@ -272,8 +271,7 @@ def _distance_from_table(
             across_l * across_l + across_a * across_a + across_b * across_b,
             out=nearest_squared,
         )
-    nearest = np.sqrt(nearest_squared)
-    return np.asarray(nearest.reshape(window.shape[:2]), np.float32)
+    return np.sqrt(nearest_squared)
 
 
 def with_markers(layout: TableLayout, markers: Sequence[bool | None]) -> TableLayout:

@@ -135,7 +135,7 @@ class HandReader:
             found = finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
         quads = [tile.corners for tile in found]
-        belief: list[float] = []
+        hint_belief: list[float] = []
         kept: list[int] = []
         if found:
             quads, reads, face_up, belief = self._read_outlines(photo, found, max_pips)
@@ -151,16 +151,16 @@ class HandReader:
                 tiles.append(
                     _detected(pips, sureness * face_up[index], quads[index], photo, others)
                 )
-        # A shape the face-down check alone turned down is still a tile's shape (a blank double
-        # of a coloured set looks like a back with a line): hinted by the finder's and the
-        # reader's belief. Faces cut by the photo's edge are hints too, after every doubted one.
-        if found:
-            belief = [
+            # A shape the face-down check alone turned down is still a tile's shape (a blank
+            # double of a coloured set looks like a back with a line): it is hinted by the
+            # finder's and the reader's belief too.
+            hint_belief = [
                 max(value, face.score * read.is_tile)
                 for value, face, read in zip(belief, found, reads, strict=True)
             ]
+        # Faces cut by the photo's edge are hints too, after every doubted outline.
         outlines = [*quads, *(face.corners for face in cut)]
-        doubted = doubted_outlines([*belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
+        doubted = doubted_outlines([*hint_belief, *[HINT_BELIEF] * len(cut)], outlines, kept)
         hints = [
             _photo_corners(outlines[index], 1.0 / photo.scale, photo.width, photo.height)
             for index in doubted

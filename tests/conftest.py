@@ -33,7 +33,7 @@ def _rendered_scenes_as_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     after the first such top would differ from the one a test's figures were measured on."""
     synth = sys.modules.get("training.synth")
     if synth is not None:
-        monkeypatch.setattr(synth, "_sample_photos", lambda: ())
+        monkeypatch.setattr(synth, "_with_sample_photos", False)  # synth.use_sample_photos
 
 
 @pytest.fixture

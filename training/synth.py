@@ -749,7 +749,7 @@ def table_tops_note() -> str:
         source = f"scikit-image {version('scikit-image')}"
     except Exception:  # noqa: BLE001 - not installed, or installed without its metadata
         source = "scikit-image not installed"
-    return f"table tops: {len(_sample_photos())} sample photographs ({source})"
+    return f"table tops: {len(_photos_in_use())} sample photographs ({source})"
 
 
 _with_sample_photos = True
@@ -757,14 +757,18 @@ _with_sample_photos = True
 
 def use_sample_photos(use: bool = True) -> None:
     """Draw a fifth of the table tops from scikit-image's sample photographs where it is
-    installed (the default, as the models learnt), or never: benchmarks then render the same
-    scenes on every machine, with the train extra installed or not."""
+    installed (the default, as the models learnt), or never: benchmarks and tests then render
+    the same scenes on every machine, with the train extra installed or not."""
     global _with_sample_photos
     _with_sample_photos = use
 
 
+def _photos_in_use() -> tuple[np.ndarray, ...]:
+    return _sample_photos() if _with_sample_photos else ()
+
+
 def _photo(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
-    photos = _sample_photos() if _with_sample_photos else ()
+    photos = _photos_in_use()
     if not photos:
         return _cloth(rng, height, width, unit)
     source = photos[int(rng.integers(len(photos)))]

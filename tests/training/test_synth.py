@@ -350,8 +350,6 @@ def test_printed_dominoes_are_drawn_but_never_listed(
         real_paste(canvas, texture, alpha, corners)
 
     monkeypatch.setattr(synth, "_paste_flat", paste)
-    # The same table tops with or without scikit-image's sample photographs (CI has none).
-    monkeypatch.setattr(synth, "_sample_photos", lambda: ())
     plain = render_scene(seed, size=(640, 480), n_tiles=(2, 6), max_tilt_deg=20)
     assert pasted == []
     printed = render_scene(
@@ -377,12 +375,11 @@ def test_benchmarks_can_render_the_same_tops_with_or_without_sample_photos(
         return [synth.render_background(np.random.default_rng(s), 40, 60, 5.0) for s in range(40)]
 
     monkeypatch.setattr(synth, "_sample_photos", lambda: (red,))
+    monkeypatch.setattr(synth, "_with_sample_photos", True)  # the tests turn them off
     with_photos = tops()
     synth.use_sample_photos(False)
-    try:
-        turned_off = tops()
-    finally:
-        synth.use_sample_photos(True)
+    turned_off = tops()
+    synth.use_sample_photos(True)
     monkeypatch.setattr(synth, "_sample_photos", lambda: ())
     cloth_only = tops()
     assert all(np.array_equal(a, b) for a, b in zip(turned_off, cloth_only, strict=True))

@@ -78,6 +78,8 @@ class TileFinder:
         image_bgr: NDArray[np.uint8],
         min_score: float = MIN_SCORE,
         cut: list[FoundTile] | None = None,
+        *,
+        whole_table: bool = False,
     ) -> list[FoundTile]:
         """Every face-up tile in the photo, best first. With ``cut``, the faces the first look
         found cut by the photo's edge are added to it (clipped to the photo).
@@ -87,7 +89,9 @@ class TileFinder:
         table, which is what the network knows.
 
         With ``fine_look`` (the default), a photo in which the first look sees many small faces
-        is looked at again at FINE_LOOK_SIDE and the two looks' faces merged.
+        is looked at again at FINE_LOOK_SIDE and the two looks' faces merged. A photo of the
+        ``whole_table`` always is: its tiles are small by design, and where they are smallest
+        (a table seen from afar, dark tiles on a busy cloth) the first look sees none at all.
 
         With ``second_look`` (the default), each face is then outlined and scored again on a
         zoomed crop of the photo (SECOND_LOOK_ZOOM).
@@ -96,8 +100,10 @@ class TileFinder:
         output, scale = self._look(image_bgr, INPUT_LONG_SIDE)
         found = decode(output, scale, (width, height), min_score, cut=cut)
         if self.fine_look and max(height, width) > INPUT_LONG_SIDE:
-            weak = decode(output, scale, (width, height), FINE_LOOK_HINT_SCORE)
-            if wants_fine_look(weak, scale):
+            wanted = whole_table or wants_fine_look(
+                decode(output, scale, (width, height), FINE_LOOK_HINT_SCORE), scale
+            )
+            if wanted:
                 fine_side = min(FINE_LOOK_SIDE, max(height, width))
                 found = merged_looks(found, self._find(image_bgr, min_score, fine_side), scale)
         if not found:

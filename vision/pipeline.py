@@ -125,12 +125,18 @@ class HandReader:
         return [_detected(read.pips, read.confidence * face_up, quad, photo, read.alternatives)]
 
     def _read_with(
-        self, finder: TileFinderLike, photo: Photo, max_pips: int | None
+        self,
+        finder: TileFinderLike,
+        photo: Photo,
+        max_pips: int | None,
+        whole_table: bool = False,
     ) -> tuple[list[DetectedTile], list[tuple[tuple[int, int], ...]]]:
         """The tiles kept and the hints, from one finder's outlines of the photo."""
         cut: list[FoundTile] = []
         if isinstance(finder, TileFinder):
-            found: Sequence[FoundTileLike] = finder.find(photo.pixels, cut=cut)
+            found: Sequence[FoundTileLike] = finder.find(
+                photo.pixels, cut=cut, whole_table=whole_table
+            )
         else:
             found = finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
@@ -235,22 +241,27 @@ class HandReader:
         return self._read_decoded(photo, max_pips, started)
 
     def read_table(self, data: bytes, max_pips: int | None = None) -> TableRead:
-        """Read a photo of the whole table: its tiles (as :meth:`read`), grouped into the hub
-        and the trains from it (vision.table), and each train's marker looked for beside its
+        """Read a photo of the whole table: its tiles (as :meth:`read`, always with the
+        finder's fine look: a table's tiles are small), grouped into the hub and the trains
+        from it (vision.table), and each train's marker looked for beside its
         start (vision.markers). Raises PhotoError for unreadable bytes."""
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        reading = self._read_decoded(photo, max_pips, started)
+        reading = self._read_decoded(photo, max_pips, started, whole_table=True)
         layout = group_table(reading.tiles)
         layout = with_markers(layout, train_markers(photo.pixels, photo.scale, layout))
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return TableRead(replace(reading, ms=elapsed_ms), layout)
 
-    def _read_decoded(self, photo: Photo, max_pips: int | None, started: float) -> HandReading:
-        tiles, hints = self._read_with(self.models.tile_finder, photo, max_pips)
+    def _read_decoded(
+        self, photo: Photo, max_pips: int | None, started: float, whole_table: bool = False
+    ) -> HandReading:
+        tiles, hints = self._read_with(self.models.tile_finder, photo, max_pips, whole_table)
         close_up_finder = self.models.close_up_finder
         if len(tiles) <= CLOSE_UP_TILES and close_up_finder is not None:
-            close_tiles, close_hints = self._read_with(close_up_finder, photo, max_pips)
+            close_tiles, close_hints = self._read_with(
+                close_up_finder, photo, max_pips, whole_table
+            )
             if len(close_tiles) >= len(tiles):
                 tiles, hints = close_tiles, close_hints
         if not tiles and tile_shaped(photo.width, photo.height):

@@ -267,3 +267,24 @@ def test_the_real_models_read_a_rendered_table_into_a_consistent_position(
     assert placed == set(range(len(tiles)))
     assert sorted(train["end"] for train in trains) == line["open_ends"]
     assert all(max(tile["pips"]) <= 15 for tile in tiles)
+
+
+@pytest.mark.skipif(
+    not (DEFAULT_FINDER_MODEL.is_file() and DEFAULT_HALF_MODEL.is_file()),
+    reason="the models are not built",
+)
+def test_a_table_whose_tiles_the_first_look_misses_is_still_read() -> None:
+    from training.score_tables import SCALE, match
+    from training.table_synth import render_table
+
+    # Dark tiles with coloured pips, small, on a checked cloth: at the finder's first look
+    # nothing on it looks like a tile, so only a table photo's fine look finds them.
+    scene = render_table(800_000_025)
+    height, width = scene.image.shape[:2]
+    big = cv2.resize(scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC)
+    ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    read = HandReader().read_table(encoded.tobytes())
+    found = match(scene, read.reading.tiles, SCALE)
+    assert len(found) >= 0.9 * len(scene.tiles)
+    assert len(read.layout.trains) >= len(scene.trains)

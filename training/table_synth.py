@@ -93,10 +93,6 @@ class TableScene:
     """Face-up tiles touching no chain."""
     face_down: int
     """Face-down tiles wholly in the picture."""
-    face_down_outlines: tuple[np.ndarray, ...] = field(default=(), compare=False)
-    """Each of those face-down tiles' top face in photo pixels, (4, 2), clockwise from the
-    top-left corner: where a face-down counter would learn them (one was tried and not kept:
-    models/MODEL_CARD.md, "Tried 2026-11-27: counting face-down tiles")."""
     marker_kinds: tuple[str, ...] = ()
     """The kinds of marker drawn (from MARKER_KINDS), for looking at the renderer's range."""
     dark_tiles: bool = False
@@ -689,12 +685,9 @@ def render_table(
                 half_centres=half_centres(face),
             )
         )
-    face_down_outlines = tuple(
-        _order_corners(faces[len(laid) + j])
-        for j in range(len(kept_down))
-        if _inside(faces[len(laid) + j], width, height)
+    face_down = sum(
+        1 for j in range(len(kept_down)) if _inside(faces[len(laid) + j], width, height)
     )
-    face_down = len(face_down_outlines)
     trains: list[TableTrain] = []
     for number, members in enumerate(trains_laid):
         last = laid[members[-1]]
@@ -726,7 +719,6 @@ def render_table(
         open_ends=tuple(sorted(train.end for train in trains)),
         loose=tuple(listed[i] for i in loose_laid),
         face_down=face_down,
-        face_down_outlines=face_down_outlines,
         marker_kinds=tuple(sorted(set(markers.values()))),
         dark_tiles=dark_tiles,
     )

@@ -140,18 +140,3 @@ def test_the_range_the_brief_asks_for() -> None:
     assert any(s.loose for s in scenes)
     counts = sorted(len(s.tiles) for s in scenes)
     assert counts[len(counts) // 2] >= 20
-
-
-def test_each_face_down_tile_counted_is_outlined_where_a_back_is_drawn() -> None:
-    scene = next(s for s in (table(seed) for seed in range(12)) if s.face_down >= 5)
-    assert len(scene.face_down_outlines) == scene.face_down
-    height, width = scene.image.shape[:2]
-    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(float)
-    for outline in scene.face_down_outlines:
-        assert outline.shape == (4, 2)
-        assert np.all((outline >= 0) & (outline < [width, height]))
-        # A back is plain: no pips, so its middle varies little next to a face's.
-        middle = np.zeros(grey.shape, np.uint8)
-        centre = outline.mean(axis=0)
-        cv2.fillConvexPoly(middle, np.round(centre + (outline - centre) * 0.6).astype(np.int32), 1)
-        assert grey[middle > 0].std() < 25

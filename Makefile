@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 5000
 
-.PHONY: run serve test lint bench simulate eval-vision train train-table-finder quantize clean uncompile lock
+.PHONY: run serve test lint bench simulate eval-vision train train-table-finder train-markers quantize clean uncompile lock
 
 # The tested dependency tree, pinned with hashes in requirements.lock (`make lock` writes it),
 # then the project itself on top of it without resolving anything again.
@@ -125,6 +125,20 @@ train-table-finder: $(STAMP)
 	$(BIN)/python -m training.train_finder --seed 0 --minutes 40 --scenes 3000 --table-scenes 1200 \
 		--threads 1 --lr 5e-4 --start-from build/finder-v3.onnx --out models/finder.onnx
 	$(MAKE) quantize
+
+## The marker check, models/markers.onnx: views of train starts on 2 x 1,800 rendered tables (~36
+## min on 2 cores) and 300 more to choose on, then 16 min of training on 2 threads
+## (models/MODEL_CARD.md, "Marker check").
+train-markers: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[train]"
+	$(BIN)/python -m training.marker_data --first-seed 330000000 --tables 300 \
+		--out training/data/marker_views_val.npz
+	$(BIN)/python -m training.marker_data --first-seed 320000000 --tables 1800 \
+		--out training/data/marker_views.npz
+	$(BIN)/python -m training.marker_data --first-seed 321000000 --tables 1800 \
+		--out training/data/marker_views_2.npz
+	$(BIN)/python -m training.train_markers --minutes 16 --threads 2 --out models/markers.onnx \
+		--data training/data/marker_views.npz training/data/marker_views_2.npz
 
 ## The models the app runs in 8 bits, models/*-int8.onnx: the trained ones with their layers but the
 ## last in 8-bit integers, calibrated on rendered photos (a minute; never in CI).

@@ -75,7 +75,7 @@ def main() -> int:
             grouping.append((ended - middle) * 1000)
             photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
             started = time.perf_counter()
-            train_markers(photo.pixels, photo.scale, layout)
+            train_markers(photo.pixels, photo.scale, layout, reader.models.marker_check)
             markers.append((time.perf_counter() - started) * 1000)
     tiles = statistics.median(count for _, count in photos)
     total = statistics.median(totals)

@@ -165,6 +165,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--keep", type=Path, default=None, help="write the photos here")
     parser.add_argument("--finder", type=Path, help="this tile finder instead")
     parser.add_argument("--halves", type=Path, help="this half reader instead")
+    parser.add_argument("--markers", type=Path, help="this marker check instead")
+    parser.add_argument(
+        "--no-marker-check", action="store_true", help="markers from the blob look alone"
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -172,6 +176,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         paths = replace(paths, tile_finder=args.finder)
     if args.halves:
         paths = replace(paths, half_reader=args.halves)
+    if args.markers:
+        paths = replace(paths, marker_check=args.markers)
+    if args.no_marker_check:
+        paths = replace(paths, marker_check=None)
     reader = HandReader(ModelSet.load(paths, threads=args.threads))
     print(table_tops_note())
     pipeline, grouping, dark = Tally(), Tally(), Tally()
@@ -207,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         started = time.perf_counter()
         ideal = group_table(perfect(scene))
         grouping_ms.append((time.perf_counter() - started) * 1000)
-        ideal = with_markers(ideal, train_markers(scene.image, 1.0, ideal))
+        ideal = with_markers(
+            ideal, train_markers(scene.image, 1.0, ideal, reader.models.marker_check)
+        )
         tally(grouping, scene, ideal, 1.0)
         print(
             f"seed {seed}: {len(scene.tiles)} tiles, {len(scene.trains)} trains;"

@@ -434,17 +434,22 @@ def render_table(
     max_tilt_deg: float = 35.0,
     dark_tiles: bool | None = None,
     coloured_tiles: bool = False,
+    scattered_markers: bool = False,
 ) -> TableScene:
     """Render a table photo. ``size`` is (width, height); tiles are drawn a few hundredths of
     the width long, whatever the size. Unset options are drawn from the seed: ``set_max``
     (9, 12 or 15), ``block`` (a block-dominoes line, one table in six), ``plastic_hub`` (else
     a bare engine), ``dark_tiles`` (black tiles with white pips, one table in four).
     ``coloured_tiles`` lays a set moulded in a strong colour with white pips instead (never
-    drawn from the seed, so the tables of every seed stay as they were)."""
+    drawn from the seed, so the tables of every seed stay as they were). ``scattered_markers``
+    lays each marker anywhere beside its train's first tile, turned any way, where players
+    put them, not at the one spot the seed's table has (for training a marker check; its own
+    random stream, so everything else on the table stays as it was)."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError("a table photo must be at least 320x240")
     rng = np.random.default_rng(seed)
+    scatter = np.random.default_rng((seed, 1)) if scattered_markers else None
     if set_max is None:
         set_max = int(rng.choice([9, 12, 15], p=[0.2, 0.65, 0.15]))
     if block is None:
@@ -529,8 +534,14 @@ def render_table(
             trains_laid.append(list(range(first, len(laid))))
             arm_numbers.append(engine_number)
             side = 1.0 if rng.random() < 0.5 else -1.0
-            spot = np.array(chain[0].tile.centre) + _unit(angle + side * math.pi / 2) * 1.45
-            marker_spots.append((spot, angle, len(trains_laid) - 1))
+            out, heading = 1.45, angle
+            if scatter is not None:
+                out = float(scatter.uniform(1.05, 2.1))
+                heading = float(scatter.uniform(0, 2 * math.pi))
+            spot = np.array(chain[0].tile.centre) + _unit(angle + side * math.pi / 2) * out
+            if scatter is not None:
+                spot = spot + _unit(angle) * float(scatter.uniform(-0.9, 0.9))
+            marker_spots.append((spot, heading, len(trains_laid) - 1))
     else:
         # Block dominoes: the first tile in the middle, a line from each of its sides.
         first_pips = (

@@ -16,13 +16,17 @@ None is given: the question does not arise.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.session import open_session
 from vision.table import TableLayout
 
 BAND = (0.75, 2.4)
@@ -66,12 +70,32 @@ KMEANS_PP = cv2.KMEANS_PP_CENTERS
 
 
 def train_markers(
-    pixels: NDArray[np.uint8], scale: float, layout: TableLayout
+    pixels: NDArray[np.uint8],
+    scale: float,
+    layout: TableLayout,
+    check: MarkerCheckLike | None = None,
 ) -> tuple[bool | None, ...]:
     """For each of ``layout``'s trains, whether a marker lies beside its start.
 
     ``pixels`` is the photo as decoded (BGR), ``scale`` its size relative to the photo pixels
-    the layout's tiles are given in."""
+    the layout's tiles are given in. With a marker ``check``, every train seen to start at the
+    hub is put to it too, and a clear answer of the check's stands (:func:`settled`)."""
+    blobs = _blob_markers(pixels, scale, layout)
+    if check is None:
+        return blobs
+    chances = check.chances(marker_views(pixels, scale, layout))
+    return tuple(settled(seen, chance) for seen, chance in zip(blobs, chances, strict=True))
+
+
+class MarkerCheckLike(Protocol):
+    """Gives the chance a marker lies beside each view's train (:class:`MarkerCheck`)."""
+
+    def chances(self, views: Sequence[NDArray[np.float32] | None]) -> tuple[float | None, ...]: ...
+
+
+def _blob_markers(
+    pixels: NDArray[np.uint8], scale: float, layout: TableLayout
+) -> tuple[bool | None, ...]:
     if layout.hub is None:
         return tuple(None for _ in layout.trains)
     outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
@@ -272,6 +296,154 @@ def _distance_from_table(
             out=nearest_squared,
         )
     return np.sqrt(nearest_squared)
+
+
+VIEW_ACROSS = 3.2
+"""A marker check's view reaches this many short sides to each side of the first tile's middle
+line: the band markers are looked for in (BAND) and the next train's edge."""
+VIEW_ALONG = (-1.0, 4.0)
+"""From one short side inside the train's inner end (the hub's rim) to four out along it."""
+VIEW_SCALE = 10
+"""View pixels per short side: a coin is ten across."""
+VIEW_SHAPE = (
+    int(round((VIEW_ALONG[1] - VIEW_ALONG[0]) * VIEW_SCALE)),
+    int(round(2 * VIEW_ACROSS * VIEW_SCALE)),
+)
+"""(height, width) of a view: along the train downwards, across it left to right."""
+VIEW_CHANNELS = 5
+"""Blue, green, red (0..1), the tiles read (1 on a tile), the hub's reach (1 inside)."""
+
+
+def marker_views(
+    pixels: NDArray[np.uint8], scale: float, layout: TableLayout
+) -> tuple[NDArray[np.float32] | None, ...]:
+    """For each train, what a marker check looks at: the table round its start turned so the
+    train runs down the view from the hub, ``VIEW_SCALE`` pixels to a short side, with the
+    tiles read and the hub's reach as two more channels; None for a train not seen to start
+    at a hub (or with no hub at all), where no marker question is put to a model.
+
+    Pure image arithmetic, (height, width, VIEW_CHANNELS) float32 each."""
+    if layout.hub is None:
+        return tuple(None for _ in layout.trains)
+    outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
+    hub = np.asarray(layout.hub.centre, np.float32) * scale
+    views: list[NDArray[np.float32] | None] = []
+    for train in layout.trains:
+        first = outlines[train.tiles[0]]
+        short = _short_side(first)
+        if short < 3 or not _starts_at_hub(first, hub, short):
+            views.append(None)
+            continue
+        views.append(_view(pixels, first, hub, outlines, short))
+    return tuple(views)
+
+
+def _view(
+    pixels: NDArray[np.uint8],
+    first: NDArray[np.float32],
+    hub: NDArray[np.float32],
+    outlines: Sequence[NDArray[np.float32]],
+    short: float,
+) -> NDArray[np.float32]:
+    inner, along, across, _length = _axes(first, hub)
+    height, width = VIEW_SHAPE
+    # Shrink the neighbourhood first (area averaging), so a big photo's fine pattern does
+    # not alias when it is sampled ten pixels to a short side.
+    reach = short * (max(abs(VIEW_ALONG[0]), VIEW_ALONG[1]) + VIEW_ACROSS + 1)
+    rows, cols = pixels.shape[:2]
+    left = int(max(0, math.floor(inner[0] - reach)))
+    top = int(max(0, math.floor(inner[1] - reach)))
+    right = int(min(cols, math.ceil(inner[0] + reach + 1)))
+    bottom = int(min(rows, math.ceil(inner[1] + reach + 1)))
+    shrink = min(1.0, 2.0 * VIEW_SCALE / short)
+    window = np.ascontiguousarray(pixels[top:bottom, left:right])
+    if shrink < 1.0 and window.size:
+        size = (max(1, round(window.shape[1] * shrink)), max(1, round(window.shape[0] * shrink)))
+        window = np.asarray(cv2.resize(window, size, interpolation=cv2.INTER_AREA), np.uint8)
+    # View pixel (x, y) -> photo point; then into the shrunk window.
+    step = short / VIEW_SCALE
+    origin = inner + along * (VIEW_ALONG[0] * short) - across * (VIEW_ACROSS * short)
+    to_photo = np.array(
+        [
+            [across[0] * step, along[0] * step, origin[0] + (across[0] + along[0]) * step / 2],
+            [across[1] * step, along[1] * step, origin[1] + (across[1] + along[1]) * step / 2],
+        ],
+        np.float64,
+    )
+    to_window = to_photo.copy()
+    to_window[:, 2] -= (left, top)
+    if window.size:
+        sx = window.shape[1] / max(1, right - left)
+        sy = window.shape[0] / max(1, bottom - top)
+        to_window[0] *= sx
+        to_window[1] *= sy
+        to_window[:, 2] -= 0.5  # pixel centres
+        colour = cv2.warpAffine(
+            window,
+            to_window,
+            (width, height),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    else:
+        colour = np.zeros((height, width, 3), np.uint8)
+    # Photo point -> view pixel, for the tiles' outlines and the hub.
+    to_view = cv2.invertAffineTransform(to_photo)
+    tiles = np.zeros((height, width), np.uint8)
+    for outline in outlines:
+        if np.linalg.norm(outline.mean(axis=0) - inner) > reach + 2 * short:
+            continue
+        placed = outline @ to_view[:, :2].T + to_view[:, 2]
+        cv2.fillConvexPoly(tiles, np.round(placed * 16).astype(np.int32), 1, cv2.LINE_AA, 4)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32) + np.float32(0.5)
+    points_x = origin[0] + (xs * across[0] + ys * along[0]) * step
+    points_y = origin[1] + (xs * across[1] + ys * along[1]) * step
+    hub_radius = float(np.linalg.norm(inner - hub)) + HUB_RIM * short
+    in_hub = np.hypot(points_x - hub[0], points_y - hub[1]) <= hub_radius
+    view = np.empty((height, width, VIEW_CHANNELS), np.float32)
+    view[..., :3] = colour.astype(np.float32) / np.float32(255)
+    view[..., 3] = tiles
+    view[..., 4] = in_hub
+    return view
+
+
+DEFAULT_MARKER_MODEL = Path(__file__).resolve().parent.parent / "models" / "markers.onnx"
+MARKER_FROM = 0.65
+"""From this chance of the marker check's on, a train has a marker..."""
+NONE_UP_TO = 0.35
+"""...and up to this one it has none; between the two the blob look's answer stands (chosen on
+120 rendered tuning tables, seeds 800,000,000 on, among 0.02 to 0.5 either side: models/
+MODEL_CARD.md, "Marker check")."""
+
+
+class MarkerCheck:
+    """Says how likely a marker lies beside each train's start, from its view (one batched
+    model call per photo). Trained on rendered tables only (models/MODEL_CARD.md)."""
+
+    def __init__(self, model_path: Path = DEFAULT_MARKER_MODEL, threads: int = 1) -> None:
+        self._session = open_session(model_path, threads, "marker check")
+        self._input_name = self._session.get_inputs()[0].name
+
+    def chances(self, views: Sequence[NDArray[np.float32] | None]) -> tuple[float | None, ...]:
+        """For each view, the chance a marker lies beside its train; None for no view."""
+        present = [view for view in views if view is not None]
+        if not present:
+            return tuple(None for _ in views)
+        batch = np.ascontiguousarray(np.stack(present).transpose(0, 3, 1, 2), np.float32)
+        (logits,) = self._session.run(None, {self._input_name: batch})
+        chances = iter(1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64)[:, 0])))
+        return tuple(None if view is None else float(next(chances)) for view in views)
+
+
+def settled(blobs: bool | None, chance: float | None) -> bool | None:
+    """A train's marker from the blob look and the marker check's chance: a clear chance
+    answers; where it is unclear (or the check had no view) the blob look's answer stands, a
+    doubt included, so the player is asked."""
+    if chance is not None and chance >= MARKER_FROM:
+        return True
+    if chance is not None and chance <= NONE_UP_TO:
+        return False
+    return blobs
 
 
 def with_markers(layout: TableLayout, markers: Sequence[bool | None]) -> TableLayout:

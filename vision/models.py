@@ -1,4 +1,4 @@
-"""The five models a hand reader uses, loaded together once.
+"""The six models a hand reader uses, loaded together once.
 
     models = ModelSet.load()                       # every committed model, or FileNotFoundError
     models = ModelSet.load(ModelPaths(close_up_finder=None))   # without the close-up look
@@ -7,7 +7,9 @@
 Two do the work: the tile finder outlines every face-up tile, the half reader counts the
 pips on each half. Three help where those are weak and may be left out (None): the close-up
 finder looks again at a photo with few tiles, the outline fitter fits each outline to its
-face before it is cut out, and the face-down check keeps printed backs from counting.
+face before it is cut out, and the face-down check keeps printed backs from counting. The
+marker check serves table photos only: it answers the train markers the blob look leaves in
+doubt (vision.markers).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from numpy.typing import NDArray
 from vision.finder import DEFAULT_CLOSE_UP_MODEL, DEFAULT_FINDER_MODEL
 from vision.fitting import DEFAULT_FITTER_MODEL
 from vision.halves import DEFAULT_FACE_DOWN_MODEL, DEFAULT_HALF_MODEL
+from vision.markers import DEFAULT_MARKER_MODEL, MarkerCheckLike
 
 
 class FoundTileLike(Protocol):
@@ -88,6 +91,7 @@ class ModelPaths:
     close_up_finder: Path | None = DEFAULT_CLOSE_UP_MODEL
     face_down_check: Path | None = DEFAULT_FACE_DOWN_MODEL
     outline_fitter: Path | None = DEFAULT_FITTER_MODEL
+    marker_check: Path | None = DEFAULT_MARKER_MODEL
 
     def missing(self) -> list[Path]:
         """The named files that are not there."""
@@ -97,6 +101,7 @@ class ModelPaths:
             self.close_up_finder,
             self.face_down_check,
             self.outline_fitter,
+            self.marker_check,
         )
         return [path for path in named if path is not None and not Path(path).is_file()]
 
@@ -110,6 +115,7 @@ class ModelSet:
     close_up_finder: TileFinderLike | None = None
     face_down_check: FaceDownCheckLike | None = None
     outline_fitter: OutlineFitterLike | None = None
+    marker_check: MarkerCheckLike | None = None
 
     @classmethod
     def load(cls, paths: ModelPaths | None = None, threads: int = 1) -> ModelSet:
@@ -120,6 +126,7 @@ class ModelSet:
         from vision.finder import TileFinder
         from vision.fitting import OutlineFitter
         from vision.halves import FaceDownCheck, HalfReader
+        from vision.markers import MarkerCheck
 
         paths = paths if paths is not None else ModelPaths()
         return cls(
@@ -139,5 +146,10 @@ class ModelSet:
                 None
                 if paths.outline_fitter is None
                 else OutlineFitter(paths.outline_fitter, threads=threads)
+            ),
+            marker_check=(
+                None
+                if paths.marker_check is None
+                else MarkerCheck(paths.marker_check, threads=threads)
             ),
         )

@@ -249,7 +249,8 @@ class HandReader:
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
         reading = self._read_decoded(photo, max_pips, started, whole_table=True)
         layout = group_table(reading.tiles)
-        layout = with_markers(layout, train_markers(photo.pixels, photo.scale, layout))
+        markers = train_markers(photo.pixels, photo.scale, layout, self.models.marker_check)
+        layout = with_markers(layout, markers)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return TableRead(replace(reading, ms=elapsed_ms), layout)
 
@@ -469,7 +470,7 @@ _default_reader_lock = threading.Lock()
 
 def default_reader() -> HandReader:
     """The shared reader with every committed model, built once even when several threads
-    ask for it at the same moment (each would otherwise load the five models)."""
+    ask for it at the same moment (each would otherwise load the six models)."""
     global _default_reader
     with _default_reader_lock:
         if _default_reader is None:

@@ -1,4 +1,4 @@
-"""Opening the pipeline's five ONNX models: one way for all, failing fast on a missing file."""
+"""Opening the pipeline's six ONNX models: one way for all, failing fast on a missing file."""
 
 from __future__ import annotations
 

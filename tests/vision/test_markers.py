@@ -1,14 +1,29 @@
-"""Train markers found beside a train's start on drawn tables (no model)."""
+"""Train markers found beside a train's start on drawn tables (no model), and what the
+marker check is shown."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from vision.markers import train_markers, with_markers
+from vision.markers import (
+    VIEW_ACROSS,
+    VIEW_ALONG,
+    VIEW_CHANNELS,
+    VIEW_SCALE,
+    VIEW_SHAPE,
+    MarkerCheck,
+    marker_views,
+    settled,
+    train_markers,
+    with_markers,
+)
 from vision.table import Hub, TableLayout, Train
 from vision.types import DetectedTile
 
@@ -193,3 +208,105 @@ def test_an_eight_sided_hubs_rim_beside_the_trains_is_not_a_marker() -> None:
     cv2.fillConvexPoly(background, _octagon(3.1), colour.tolist())
     image, layout, _ = _table(background)
     assert train_markers(image, 1.0, layout) == (False,) * 4
+
+
+# --------------------------------------------------------------------------- the marker check
+
+
+def _view_point(along_short: float, across_short: float) -> tuple[int, int]:
+    """The view pixel (row, column) of a point so many short sides from a train's inner end."""
+    row = int((along_short - VIEW_ALONG[0]) * VIEW_SCALE)
+    column = int((across_short + VIEW_ACROSS) * VIEW_SCALE)
+    return row, column
+
+
+@pytest.mark.parametrize("heading_index", range(4))
+def test_a_view_turns_the_train_to_run_down_from_the_hub(heading_index: int) -> None:
+    image, layout, firsts = _table(_plain())
+    heading = HEADINGS[heading_index]
+    coin = (40, 140, 190)
+    cv2.circle(image, _beside(firsts[heading_index], heading), int(0.5 * SHORT), coin, -1)
+    view = marker_views(image, 1.0, layout)[heading_index]
+    assert view is not None and view.shape == (*VIEW_SHAPE, VIEW_CHANNELS)
+    colour = np.round(view[..., :3] * 255)
+    # The first tile's middle lies one short side out from its inner end; the coin 1.45 to
+    # the side the renderer's "across" points, which the view puts on its right.
+    assert np.abs(colour[_view_point(1.0, 1.45)] - coin).max() <= 4
+    assert np.abs(colour[_view_point(1.0, -1.45)] - (40, 90, 40)).max() <= 4
+    assert view[(*_view_point(1.0, 0.0), 3)] == 1.0  # on the first tile
+    assert view[(*_view_point(1.0, 1.45), 3)] == 0.0
+    assert view[(*_view_point(-0.8, 0.0), 4)] == 1.0  # inside the hub's reach
+    assert view[(*_view_point(3.5, 0.0), 4)] == 0.0
+
+
+def test_a_view_is_the_same_from_a_smaller_photo() -> None:
+    image, layout, firsts = _table(_plain())
+    cv2.circle(image, _beside(firsts[0], HEADINGS[0]), int(0.5 * SHORT), (40, 140, 190), -1)
+    half = cv2.resize(image, (400, 400), interpolation=cv2.INTER_AREA)
+    full = marker_views(image, 1.0, layout)[0]
+    small = marker_views(half, 0.5, layout)[0]
+    assert full is not None and small is not None
+    assert float(np.abs(full - small).mean()) < 0.03
+
+
+def test_no_view_is_given_without_a_hub() -> None:
+    image, layout, _ = _table(_plain(), hub=False)
+    assert marker_views(image, 1.0, layout) == (None,) * 4
+
+
+@pytest.mark.parametrize(
+    ("blobs", "chance", "marker"),
+    [
+        (None, 0.9, True),  # a clear check answers a doubt
+        (None, 0.1, False),
+        (False, 0.9, True),  # and what the blobs saw
+        (True, 0.1, False),
+        (None, 0.5, None),  # an unclear one leaves the blobs' answer, a doubt included
+        (True, 0.45, True),
+        (False, 0.55, False),
+        (True, None, True),  # no view: nothing was asked of the check
+    ],
+)
+def test_a_clear_check_answers_and_an_unclear_one_leaves_the_blobs_answer(
+    blobs: bool | None, chance: float | None, marker: bool | None
+) -> None:
+    assert settled(blobs, chance) is marker
+
+
+class FixedCheck:
+    """Gives every view it is shown the one chance; remembers which trains had a view."""
+
+    def __init__(self, chance: float) -> None:
+        self.chance = chance
+        self.shown: list[bool] = []
+
+    def chances(self, views: Sequence[NDArray[np.float32] | None]) -> tuple[float | None, ...]:
+        self.shown = [view is not None for view in views]
+        return tuple(None if view is None else self.chance for view in views)
+
+
+def test_a_doubt_the_check_is_clear_about_is_settled() -> None:
+    image, layout, firsts = _table(_plain((150, 150, 150)))
+    cv2.circle(image, _beside(firsts[0], HEADINGS[0]), int(0.5 * SHORT), (163, 163, 163), -1)
+    assert train_markers(image, 1.0, layout)[0] is None
+    check = FixedCheck(0.99)
+    assert train_markers(image, 1.0, layout, check) == (True,) * 4
+    assert check.shown == [True] * 4
+
+
+def test_an_unclear_check_leaves_the_blob_look_as_it_was() -> None:
+    image, layout, firsts = _table(_plain((150, 150, 150)))
+    cv2.circle(image, _beside(firsts[0], HEADINGS[0]), int(0.5 * SHORT), (163, 163, 163), -1)
+    assert train_markers(image, 1.0, layout, FixedCheck(0.5)) == train_markers(image, 1.0, layout)
+
+
+def test_without_a_hub_the_check_is_shown_nothing() -> None:
+    image, layout, _ = _table(_plain(), hub=False)
+    check = FixedCheck(0.99)
+    assert train_markers(image, 1.0, layout, check) == (None,) * 4
+    assert check.shown == [False] * 4
+
+
+def test_a_missing_marker_check_is_named(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="marker check"):
+        MarkerCheck(tmp_path / "markers.onnx")

@@ -2,16 +2,20 @@
 
 Players mark a train open to everyone with a small object (a toy train, a coin, a plastic
 marker) laid beside the train where it leaves the hub. Seen from above, that is a compact blob
-of a colour unlike the table, off every tile and off the hub. Pure image arithmetic on the
-photo and the tiles already read (no model), measured in the first tile's short side so the
-photo's scale does not matter:
+of a colour unlike the table, off every tile and off the hub. Two looks, both measured in the
+first tile's short side so the photo's scale does not matter:
 
-    train_markers(pixels, scale, layout) -> one of True / False / None per train
+    train_markers(pixels, scale, layout, check=None) -> one of True / False / None per train
 
-True: a blob as big as a coin is there. False: the table beside the train's start is plain.
-None: something smaller or fainter is there, or the train was not seen to start at the hub;
-the app then asks the player. Without a hub (block dominoes) nobody has a train marker and
-None is given: the question does not arise.
+The blob look is pure image arithmetic on the photo and the tiles already read. True: a blob
+as big as a coin is there. False: the table beside the train's start is plain. None: something
+smaller or fainter is there, or the train was not seen to start at the hub; the app then asks
+the player. Without a hub (block dominoes) nobody has a train marker and None is given: the
+question does not arise.
+
+The marker check (:class:`MarkerCheck`, models/markers.onnx) is a small network shown each
+train's start turned the same way (:func:`marker_views`); where its chance is clear it answers,
+and elsewhere the blob look's answer stands (:func:`settled`).
 """
 
 from __future__ import annotations

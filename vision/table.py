@@ -9,10 +9,11 @@ Two tiles are joined where an end of one lies against the other: end to end alon
 tile's end against the side of the previous tile's last half (a train bending at the table's
 edge), or against the long side of a double laid crosswise. Measured in the tiles' own short
 sides, so the photo's scale and a slanted view do not matter. The hub is the double from which
-several chains start (or the point a hub detector passes in); each chain is ordered from it
-outwards. The chain checks the reading: every joint should show the same number on both
-sides, so a tile whose likelier other reading makes its joints match is read that way, and a
-joint that still does not match marks both its tiles unsure.
+several chains start, or one chain pointing at it across a gap (a hub's only train so far; a
+block line's tiles lie against its first double), or the point a hub detector passes in; each
+chain is ordered from it outwards. The chain checks the reading: every joint should show the
+same number on both sides, so a tile whose likelier other reading makes its joints match is
+read that way, and a joint that still does not match marks both its tiles unsure.
 """
 
 from __future__ import annotations
@@ -620,8 +621,11 @@ def _find_hub(
             )
         }
         touching = _branches_at(candidate, used, doubles)
-        # Two tiles against a double and nothing else is a double inside a line.
-        if len(facing) + touching < 2 or (not facing and touching < 3):
+        # Two tiles against a double and nothing else is a double inside a line. One chain
+        # pointing at a double across a gap, nothing against it, is a hub's only train: a
+        # line's tiles lie against its first double.
+        lone_train = len(facing) == 1 and touching == 0
+        if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
             continue
         key = (len(facing) + touching, len(facing), -candidate)
         if best is None or key > best:

@@ -363,3 +363,27 @@ def test_whatever_the_tiles_each_one_is_in_a_train_or_loose_or_the_engine(
     everything = set(seen) | set(layout.loose) | ({engine} if engine is not None else set())
     assert everything == set(range(len(kept)))
     assert len(layout.open_ends) == len(layout.trains)
+
+
+def test_a_hub_with_only_one_train_so_far_is_still_a_hub() -> None:
+    # Early in a round one train has left the hub: it points at the engine across the slot's
+    # gap, as trains do, so the engine is a hub's and its other sides are no free ends.
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4, 30.0)] + _hub_layout(centre, [[(7, 3), (3, 9)]])
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [((1, 2), 9, False)]
+    assert layout.open_ends == (9,)
+
+
+def test_a_line_with_tiles_against_one_side_of_its_first_double_stays_a_line() -> None:
+    # Block dominoes after two plays: the tiles lie against the double, so it is no hub.
+    s = 40.0
+    tiles = [
+        tile((5, 5), (100, 100), math.pi / 2),
+        tile((5, 2), (100 + 1.5 * s + 2, 100), 0.0),
+        tile((2, 6), (100 + 3.5 * s + 4, 100), 0.0),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert layout.open_ends == (5, 6)

@@ -34,6 +34,9 @@ Pips = tuple[int, int]
 JOINT_RANGE = (0.6, 1.45)
 # How straight one tile's end must face the other (cosine of the angle).
 FACING = 0.88
+# How far the other tile's end may turn away (cosine): where a train bends at the table's edge
+# the next tile's end lies against the side of the last half, a little behind its end.
+BACK_TURNED = -0.45
 # A chain starts from the hub when its first tile's free end faces the hub's centre from at
 # most this many short sides away (a plastic hub's slots lie about three out, the trains
 # round a bare engine closer; a hand laid down lies farther off).
@@ -156,7 +159,7 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
                     faces_a, faces_b = float(d @ oa), float(-d @ ob)
                     facing = max(faces_a, faces_b)
                     # One end faces the other tile, and neither turns its back on it.
-                    if facing < FACING or min(faces_a, faces_b) < -0.3:
+                    if facing < FACING or min(faces_a, faces_b) < BACK_TURNED:
                         continue
                     fit = abs(gap / unit - 1.0) + 2.0 * (1.0 - facing)
                     candidates.append(_Joint(i, j, ca, cb, fit))

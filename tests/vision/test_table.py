@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -387,3 +388,24 @@ def test_a_line_with_tiles_against_one_side_of_its_first_double_stays_a_line() -
     layout = group_table(tiles)
     assert layout.hub is None
     assert layout.open_ends == (5, 6)
+
+
+def test_a_bend_seen_at_a_slant_still_joins_the_train() -> None:
+    # Seen from a low corner a train's right-angle bend looks like 70 degrees, and the turned
+    # tile's end lies against the last half's side a little behind that half's middle (as the
+    # renderer draws long trains meeting the table's edge).
+    s = 40.0
+    back, across = -0.35, math.sqrt(1 - 0.35**2)
+    contact = np.array([100 + 2 * s + 2 + s / 2, 100.0])  # the 3-5's last half's middle
+    end = contact + 1.03 * s * np.array([back, across])
+    heading = np.array([-back, -across])  # the turned tile's end faces back at it
+    centre = end - heading * s / 2
+    tiles = [
+        tile((1, 3), (100, 100), 0.0),
+        tile((3, 5), (100 + 2 * s + 2, 100), 0.0),
+        tile((5, 4), (float(centre[0]), float(centre[1])), math.atan2(heading[1], heading[0])),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert sorted({index for train in layout.trains for index in train.tiles}) == [0, 1, 2]
+    assert layout.open_ends == (1, 4) and layout.loose == ()

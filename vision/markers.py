@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -84,10 +84,11 @@ def train_markers(
     ``pixels`` is the photo as decoded (BGR), ``scale`` its size relative to the photo pixels
     the layout's tiles are given in. With a marker ``check``, every train seen to start at the
     hub is put to it too, and a clear answer of the check's stands (:func:`settled`)."""
-    blobs = _blob_markers(pixels, scale, layout)
+    starts = _train_starts(scale, layout)
+    blobs = _blob_markers(pixels, starts, len(layout.trains))
     if check is None:
         return blobs
-    chances = check.chances(marker_views(pixels, scale, layout))
+    chances = check.chances(_views(pixels, starts, len(layout.trains)))
     return tuple(settled(seen, chance) for seen, chance in zip(blobs, chances, strict=True))
 
 
@@ -97,22 +98,44 @@ class MarkerCheckLike(Protocol):
     def chances(self, views: Sequence[NDArray[np.float32] | None]) -> tuple[float | None, ...]: ...
 
 
-def _blob_markers(
-    pixels: NDArray[np.uint8], scale: float, layout: TableLayout
-) -> tuple[bool | None, ...]:
+@dataclass(frozen=True)
+class _TrainStarts:
+    """The layout's tiles in the photo's pixels, and where each train leaves the hub."""
+
+    outlines: list[NDArray[np.float32]]
+    hub: NDArray[np.float32]
+    firsts: list[NDArray[np.float32]]
+    """Each train's first tile."""
+    shorts: list[float | None]
+    """Its short side, or None for a train not seen to start at the hub (nothing is asked)."""
+
+
+def _train_starts(scale: float, layout: TableLayout) -> _TrainStarts | None:
+    """None without a hub (block dominoes: nobody has a train marker)."""
     if layout.hub is None:
-        return tuple(None for _ in layout.trains)
+        return None
     outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
     hub = np.asarray(layout.hub.centre, np.float32) * scale
     firsts = [outlines[train.tiles[0]] for train in layout.trains]
-    seen: list[bool | None] = []
-    for index, first in enumerate(firsts):
+    shorts: list[float | None] = []
+    for first in firsts:
         short = _short_side(first)
-        if short < 3 or not _starts_at_hub(first, hub, short):
+        shorts.append(short if short >= 3 and _starts_at_hub(first, hub, short) else None)
+    return _TrainStarts(outlines, hub, firsts, shorts)
+
+
+def _blob_markers(
+    pixels: NDArray[np.uint8], starts: _TrainStarts | None, trains: int
+) -> tuple[bool | None, ...]:
+    if starts is None:
+        return (None,) * trains
+    seen: list[bool | None] = []
+    for index, (first, short) in enumerate(zip(starts.firsts, starts.shorts, strict=True)):
+        if short is None:
             seen.append(None)
             continue
-        others = [other for position, other in enumerate(firsts) if position != index]
-        seen.append(_marker_beside(pixels, first, hub, outlines, others, short))
+        others = [other for position, other in enumerate(starts.firsts) if position != index]
+        seen.append(_marker_beside(pixels, first, starts.hub, starts.outlines, others, short))
     return tuple(seen)
 
 
@@ -327,19 +350,18 @@ def marker_views(
     at a hub (or with no hub at all), where no marker question is put to a model.
 
     Pure image arithmetic, (height, width, VIEW_CHANNELS) float32 each."""
-    if layout.hub is None:
-        return tuple(None for _ in layout.trains)
-    outlines = [np.asarray(tile.corners, np.float32) * scale for tile in layout.tiles]
-    hub = np.asarray(layout.hub.centre, np.float32) * scale
-    views: list[NDArray[np.float32] | None] = []
-    for train in layout.trains:
-        first = outlines[train.tiles[0]]
-        short = _short_side(first)
-        if short < 3 or not _starts_at_hub(first, hub, short):
-            views.append(None)
-            continue
-        views.append(_view(pixels, first, hub, outlines, short))
-    return tuple(views)
+    return _views(pixels, _train_starts(scale, layout), len(layout.trains))
+
+
+def _views(
+    pixels: NDArray[np.uint8], starts: _TrainStarts | None, trains: int
+) -> tuple[NDArray[np.float32] | None, ...]:
+    if starts is None:
+        return (None,) * trains
+    return tuple(
+        None if short is None else _view(pixels, first, starts.hub, starts.outlines, short)
+        for first, short in zip(starts.firsts, starts.shorts, strict=True)
+    )
 
 
 def _view(

@@ -8,8 +8,8 @@ Two do the work: the tile finder outlines every face-up tile, the half reader co
 pips on each half. Three help where those are weak and may be left out (None): the close-up
 finder looks again at a photo with few tiles, the outline fitter fits each outline to its
 face before it is cut out, and the face-down check keeps printed backs from counting. The
-marker check serves table photos only: it answers the train markers the blob look leaves in
-doubt (vision.markers).
+marker check serves table photos only: where it is clear whether a marker lies beside a
+train, it answers for the blob look (vision.markers).
 """
 
 from __future__ import annotations

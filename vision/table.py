@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
 
+from vision.geometry import order_corners
 from vision.types import DetectedTile
 
 Pips = tuple[int, int]
@@ -72,6 +74,11 @@ class Train:
     (halved when its link to the hub was not seen)."""
     marker: bool | None = None
     """Whether a train marker lies beside its start (vision.markers); None: not known."""
+    linked: bool = True
+    """Its first tile was seen laid against the hub (or on a line's first tile)."""
+    unseen: tuple[int, int] | None = None
+    """Where tiles not seen break the train: the position in ``tiles`` of the first tile after
+    them, and the number the tiles before them offer; None when every tile was seen."""
 
 
 @dataclass(frozen=True)
@@ -314,6 +321,7 @@ def group_table(
             engine_number = options[engine][choice][0][0]
 
     read_paths: list[tuple[_Path, int, list[bool]]] = []  # (path, end, failed joints)
+    gap_ends: dict[int, int] = {}  # read_paths position -> the number before the train's gap
     for path in paths:
         if path.from_root:
             choices, outers, failed = _best_arm(path.tiles, tiles[path.tiles[0]].pips, options)
@@ -333,6 +341,8 @@ def group_table(
         for member, choice in zip(path.tiles, choices, strict=True):
             final.setdefault(member, choice)
         read_paths.append((path, outers[-1], failed))
+        if path.gap and not path.from_root:
+            gap_ends[len(read_paths) - 1] = outers[path.gap - 1]
 
     # A line's first tile offers its numbers on every side no arm is laid against, up to two
     # (a line of one tile has two ends).
@@ -359,7 +369,10 @@ def group_table(
             confidence = min(confidence, UNSURE_CONFIDENCE)
         out_tiles.append(replace(tile, pips=pips, confidence=confidence))
 
-    trains = [_train(path, end, out_tiles, hub=centre is not None) for path, end, _ in read_paths]
+    trains = [
+        _train(path, end, out_tiles, centre is not None, gap_ends.get(number))
+        for number, (path, end, _) in enumerate(read_paths)
+    ]
     in_trains = {index for train in trains for index in train.tiles}
     hub = None
     if centre is not None:
@@ -428,7 +441,9 @@ def _line_paths(
     return paths, loose, roots
 
 
-def _train(path: _Path, end: int, tiles: Sequence[DetectedTile], hub: bool) -> Train:
+def _train(
+    path: _Path, end: int, tiles: Sequence[DetectedTile], hub: bool, gap_end: int | None = None
+) -> Train:
     last = tiles[path.tiles[-1]].pips
     # Without a hub, an arm of the first tile alone is that tile's free side, not a double
     # left open at a train's end.
@@ -436,7 +451,9 @@ def _train(path: _Path, end: int, tiles: Sequence[DetectedTile], hub: bool) -> T
     belief = min(tiles[index].confidence for index in path.tiles)
     if not path.linked:
         belief *= UNLINKED_TRAIN
-    return Train(path.tiles, end, open_double, belief)
+    unseen = None if gap_end is None else (path.gap, gap_end)
+    linked = path.from_root or path.linked or path.gap > 0
+    return Train(path.tiles, end, open_double, belief, linked=linked, unseen=unseen)
 
 
 def _best_arm(
@@ -817,3 +834,117 @@ def _engine_number(
     if not votes:
         return None
     return max(votes, key=lambda number: (votes[number], number))
+
+
+# --------------------------------------------------------------------------- the next tile
+
+# Where a train's next tile would lie, its near end this many short sides beyond the last
+# tile's free end (players leave small gaps; the outline fitter closes the rest).
+NEXT_TILE_GAP = 0.05
+
+
+def next_tile_outline(
+    layout: TableLayout, train: Train, after: int = -1
+) -> NDArray[np.float32] | None:
+    """Where the tile after ``train``'s last one (or the one at position ``after``) would lie
+    if the train ran straight on: an outline the size of that tile, in photo pixels, in the
+    pipeline's corner order.
+
+    The train's way out is from the tile before (or from the hub, for a train's first tile) to
+    that tile; a double may lie crosswise to it. None where that way is not known (a line's
+    first tile on its own) or a plain tile lies across it."""
+    position = after % len(train.tiles)
+    here = layout.tiles[train.tiles[position]]
+    if position >= 1:
+        before = layout.tiles[train.tiles[position - 1]]
+        return _outline_beyond(here, _shape(before.corners).centre, before)
+    if layout.hub is None:
+        return None
+    return _outline_beyond(here, np.asarray(layout.hub.centre, np.float64), None)
+
+
+def tile_before_outline(layout: TableLayout, train: Train) -> NDArray[np.float32] | None:
+    """Where a tile would lie between the hub and ``train``'s first tile, laid straight
+    towards the hub (for a train not seen to start there). None without a hub."""
+    if layout.hub is None:
+        return None
+    first = layout.tiles[train.tiles[0]]
+    centre = _shape(first.corners).centre
+    if len(train.tiles) >= 2:
+        after = layout.tiles[train.tiles[1]]
+        return _outline_beyond(first, _shape(after.corners).centre, after)
+    away = 2 * centre - np.asarray(layout.hub.centre, np.float64)
+    return _outline_beyond(first, away, None)
+
+
+def _outline_beyond(
+    here: DetectedTile, before: NDArray[np.float64], before_tile: DetectedTile | None
+) -> NDArray[np.float32] | None:
+    """The outline of a tile laid on ``here``, on the side away from the point ``before`` (the
+    previous tile's centre, ``before_tile``, or the hub's)."""
+    last = _shape(here.corners)
+    way = last.centre - before
+    apart = float(np.linalg.norm(way))
+    if apart < 1.0:
+        return None
+    way = way / apart
+    along = float(way @ last.axis)
+    length = last.long
+    if abs(along) < 0.5:
+        if here.pips[0] != here.pips[1]:
+            return None
+        reach = last.short / 2  # a double laid crosswise: its long side faces on
+    else:
+        way = last.axis if along > 0 else -last.axis
+        reach = last.long / 2
+        if before_tile is not None and _in_line(before_tile, way, apart, last):
+            # Two tiles in line show how far apart the train's tiles lie, which an outline
+            # drawn a little long or short does not.
+            length = apart - NEXT_TILE_GAP * last.short
+            reach = apart - length / 2 - NEXT_TILE_GAP * last.short
+    centre = last.centre + way * (reach + NEXT_TILE_GAP * last.short + length / 2)
+    across = np.array([-way[1], way[0]])
+    half_long, half_short = way * length / 2, across * last.short / 2
+    corners = np.array(
+        [
+            centre - half_long - half_short,
+            centre + half_long - half_short,
+            centre + half_long + half_short,
+            centre - half_long + half_short,
+        ],
+        np.float32,
+    )
+    return order_corners(corners)
+
+
+def inner_numbers(layout: TableLayout, train: Train) -> tuple[int, ...]:
+    """The numbers ``train``'s first tile may offer towards the hub: the one its next tile
+    does not take, or either of a lone tile's."""
+    first = layout.tiles[train.tiles[0]].pips
+    if len(train.tiles) == 1 or first[0] == first[1]:
+        return tuple(sorted(set(first)))
+    following = set(layout.tiles[train.tiles[1]].pips)
+    inner = [number for number in first if number not in following]
+    return (inner[0],) if len(inner) == 1 else tuple(sorted(set(first)))
+
+
+def _in_line(tile: DetectedTile, way: NDArray[np.float64], apart: float, last: _Shape) -> bool:
+    """The tile before lies end to end with the last: a plain tile along the train's way, its
+    centre about two short sides back."""
+    shape = _shape(tile.corners)
+    plain = tile.pips[0] != tile.pips[1]
+    return plain and abs(float(shape.axis @ way)) > 0.95 and 1.6 <= apart / last.short <= 2.6
+
+
+def continuing_reading(
+    readings: Sequence[tuple[Pips, float]], ends: Sequence[int], shown: set[Pips]
+) -> tuple[Pips, float] | None:
+    """Of a looked-for tile's likely readings (pips larger first, probability), the likeliest
+    that can be laid against a tile offering one of ``ends``: it shows that number, and no
+    tile already read shows it (a set holds each tile once)."""
+    fitting = [
+        (pips, chance)
+        for pips, chance in readings
+        if any(end in pips for end in ends) and pips not in shown
+    ]
+    return max(fitting, key=lambda item: item[1]) if fitting else None

@@ -13,7 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from training.table_synth import TableScene, render_table
-from vision.table import UNSURE_CONFIDENCE, TableLayout, group_table
+from vision.geometry import outline_iou
+from vision.table import (
+    UNSURE_CONFIDENCE,
+    TableLayout,
+    continuing_reading,
+    group_table,
+    inner_numbers,
+    next_tile_outline,
+    tile_before_outline,
+)
 from vision.types import DetectedTile
 
 SIZE = (1008, 756)
@@ -409,3 +418,86 @@ def test_a_bend_seen_at_a_slant_still_joins_the_train() -> None:
     assert layout.hub is None
     assert sorted({index for train in layout.trains for index in train.tiles}) == [0, 1, 2]
     assert layout.open_ends == (1, 4) and layout.loose == ()
+
+
+# --------------------------------------------------------------------------- the next tile
+
+
+def _outline(detected: DetectedTile) -> np.ndarray:
+    return np.asarray(detected.corners, np.float32)
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.7, 2.5, -1.9])
+def test_the_next_tile_of_a_straight_train_is_looked_for_where_it_lies(angle: float) -> None:
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])
+    ux, uy = math.cos(angle), math.sin(angle)
+    train = [(7, 3), (3, 8), (8, 2)]
+    s = 30.0
+    laid = [
+        tile(
+            pips,
+            (centre[0] + ux * (4.2 + k * 2.05) * s, centre[1] + uy * (4.2 + k * 2.05) * s),
+            angle,
+            s,
+        )
+        for k, pips in enumerate(train)
+    ]
+    for seen in (1, 2):  # from the hub, and from the tile before
+        layout = group_table([*tiles, *laid[:seen]])
+        (ours,) = [
+            t for t in layout.trains if layout.tiles[t.tiles[-1]].pips == laid[seen - 1].pips
+        ]
+        outline = next_tile_outline(layout, ours)
+        assert outline is not None
+        assert outline_iou(outline, _outline(laid[seen])) > 0.75
+
+
+def test_past_a_crosswise_double_the_next_tile_is_looked_for_beyond_its_long_side() -> None:
+    centre, s = (500.0, 400.0), 30.0
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])
+    laid = [
+        tile((7, 5), (centre[0] + 4.2 * s, centre[1]), 0.0, s),
+        tile((5, 5), (centre[0] + 5.75 * s, centre[1]), math.pi / 2, s),
+        tile((5, 1), (centre[0] + 7.3 * s, centre[1]), 0.0, s),
+    ]
+    layout = group_table([*tiles, *laid[:2]])
+    (ours,) = [t for t in layout.trains if t.end == 5]
+    assert ours.open_double
+    outline = next_tile_outline(layout, ours)
+    assert outline is not None
+    assert outline_iou(outline, _outline(laid[2])) > 0.75
+
+
+def test_before_a_train_not_seen_at_the_hub_its_first_tile_is_looked_for() -> None:
+    centre, s = (500.0, 400.0), 30.0
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])
+    laid = [
+        tile(pips, (centre[0], centre[1] - (4.2 + k * 2.05) * s), -math.pi / 2, s)
+        for k, pips in enumerate([(7, 3), (3, 8), (8, 2)])
+    ]
+    layout = group_table([*tiles, *laid[1:]])
+    (ours,) = [t for t in layout.trains if t.end == 2]
+    assert not ours.linked
+    outline = tile_before_outline(layout, ours)
+    assert outline is not None
+    assert outline_iou(outline, _outline(laid[0])) > 0.75
+    assert inner_numbers(layout, ours) == (3,)
+    (lone,) = [t for t in layout.trains if t.end == 4]
+    assert inner_numbers(layout, lone) == (4, 7)
+    whole = group_table([*tiles, *laid])
+    assert all(train.linked for train in whole.trains)
+
+
+def test_a_lone_tile_without_a_hub_has_no_way_on() -> None:
+    layout = group_table([tile((5, 2), (100, 300), 0.0)])
+    assert all(next_tile_outline(layout, train) is None for train in layout.trains)
+
+
+def test_the_reading_laid_on_a_train_shows_its_end_and_no_tile_already_read() -> None:
+    readings = [((10, 10), 0.5), ((10, 7), 0.3), ((7, 3), 0.15), ((9, 7), 0.05)]
+    assert continuing_reading(readings, (7,), set()) == ((10, 7), 0.3)
+    assert continuing_reading(readings, (7,), {(10, 7)}) == ((7, 3), 0.15)
+    assert continuing_reading(readings, (10,), set()) == ((10, 10), 0.5)
+    assert continuing_reading(readings, (12,), set()) is None
+    assert continuing_reading(readings, (3, 9), set()) == ((7, 3), 0.15)

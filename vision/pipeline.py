@@ -105,6 +105,14 @@ showing the number that first tile offers inwards is looked for the same way. Ch
 120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the same from 0.3
 to 0.7 sure and from 0.7 to 0.97 replacing; see models/MODEL_CARD.md."""
 
+TABLE_TILE_SURENESS = 0.05
+"""On a table photo a tile read less surely than this is not counted but hinted. A hand laid
+face down at the table's edge looks like blank doubles: once one back is read as the 0-0, a
+set's one of each leaves the others only readings the reader barely believes, and each came
+out as a train of its own. Chosen on the 120 rendered tuning tables: whole positions (but
+markers) 95 -> 100, outlines on no tile 58 -> 36, no tile on a tile lost; hands are not
+touched (a hand's unsure tile is the player's to check)."""
+
 TILE_SHAPE = (1.6, 2.4)
 ONE_TILE_IS_TILE = 0.9
 """A photo in which no tile is found but that is shaped like a domino (long side 1.6..2.4
@@ -268,13 +276,18 @@ class HandReader:
     def read_table(self, data: bytes, max_pips: int | None = None) -> TableRead:
         """Read a photo of the whole table: its tiles (as :meth:`read`, always with the
         finder's fine look: a table's tiles are small, and then read on along the trains
-        where the finder missed one: BEYOND_FACE_UP), grouped into the hub and the trains
+        where the finder missed one: BEYOND_FACE_UP; tiles read hardly at all are hinted:
+        TABLE_TILE_SURENESS), grouped into the hub and the trains
         from it (vision.table), and each train's marker looked for beside its
         start (vision.markers). Raises PhotoError for unreadable bytes."""
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
         reading = self._read_decoded(photo, max_pips, started, whole_table=True)
-        reading = replace(reading, tiles=tuple(self._read_on(photo, reading.tiles, max_pips)))
+        tiles = self._read_on(photo, reading.tiles, max_pips)
+        counted = [tile for tile in tiles if tile.confidence >= TABLE_TILE_SURENESS]
+        doubted = [tile.corners for tile in tiles if tile.confidence < TABLE_TILE_SURENESS]
+        hints = (*reading.hints, *doubted)[:MAX_HINTS]
+        reading = replace(reading, tiles=tuple(counted), hints=hints)
         layout = group_table(reading.tiles)
         markers = train_markers(photo.pixels, photo.scale, layout, self.models.marker_check)
         layout = with_markers(layout, markers)

@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from vision_scenes import draw_tile, png_bytes
+from vision_scenes import table as green_table
 
 import vision.pipeline
 from training.score_tables import match
@@ -31,18 +33,21 @@ class Outlined:
     score: float
 
 
-class MissingSomeFinder:
-    """Outlines every true tile of the scene except the ones named."""
+class OutlinesFinder:
+    """Stands in for the tile finder: outlines the given shapes."""
 
-    def __init__(self, scene: TableScene, missing: set[int]) -> None:
-        self._outlines = [
-            Outlined(np.asarray(tile.corners, np.float32), 0.9)
-            for index, tile in enumerate(scene.tiles)
-            if index not in missing
-        ]
+    def __init__(self, outlines: list[NDArray[np.float32]]) -> None:
+        self._outlines = [Outlined(np.asarray(outline, np.float32), 0.9) for outline in outlines]
 
     def find(self, image_bgr: NDArray[np.uint8]) -> list[Outlined]:
         return list(self._outlines)
+
+
+def missing_some(scene: TableScene, missing: set[int]) -> OutlinesFinder:
+    """A finder that outlines every true tile of the scene except the ones named."""
+    return OutlinesFinder(
+        [np.asarray(tile.corners) for index, tile in enumerate(scene.tiles) if index not in missing]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +65,7 @@ def _missing(scene: TableScene) -> set[int]:
 
 
 def _read(scene: TableScene, models: ModelSet) -> TableRead:
-    finder = MissingSomeFinder(scene, _missing(scene))
+    finder = missing_some(scene, _missing(scene))
     reader = HandReader(replace(models, tile_finder=finder, close_up_finder=None))
     ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
@@ -102,3 +107,52 @@ def test_without_reading_on_those_trains_end_early(
     read = _read(scene, models)
     assert read.layout.open_ends != scene.open_ends
     assert len(read.layout.tiles) == len(scene.tiles) - len(_missing(scene))
+
+
+@dataclass(frozen=True)
+class ReadAs:
+    pips: tuple[int, int]
+    confidence: float
+    is_tile: float
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+
+
+class ReadInOrder:
+    """Reads the crops of the finder's outlines as the given tiles, in order."""
+
+    def __init__(self, reads: list[ReadAs]) -> None:
+        self.reads = reads
+
+    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[ReadAs]:
+        return self.reads[: len(crops)]
+
+
+def test_a_tile_read_hardly_at_all_is_not_counted_on_a_table_but_hinted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An engine with three one-tile trains, and a face-down tile at the table's edge that the
+    # reader could only read as a 1-0 it barely believes (the 0-0 taken by another back).
+    monkeypatch.setattr(vision.pipeline, "BEYOND_ROUNDS", 0)
+    image = green_table(900, 1200)
+    centre, length = (600.0, 450.0), 90.0
+    outlines = [draw_tile(image, centre, 0.3, length)]
+    for k in range(3):
+        angle = 2 * np.pi * k / 3
+        reach = 1.1 * length
+        middle = (centre[0] + np.cos(angle) * reach, centre[1] + np.sin(angle) * reach)
+        outlines.append(draw_tile(image, middle, angle, length))
+    back = draw_tile(image, (150.0, 820.0), 0.0, length, face_up=False)
+    reads = [
+        ReadAs((9, 9), 0.99, 0.99),
+        ReadAs((9, 4), 0.99, 0.99),
+        ReadAs((9, 2), 0.99, 0.99),
+        ReadAs((9, 7), 0.99, 0.99),
+        ReadAs((1, 0), 0.01, 0.9),
+    ]
+    finder = OutlinesFinder([*outlines, back])
+    reader = HandReader(ModelSet(tile_finder=finder, half_reader=ReadInOrder(reads)))
+    read = reader.read_table(png_bytes(image))
+    assert [tile.pips for tile in read.reading.tiles] == [(9, 9), (9, 4), (9, 2), (9, 7)]
+    assert read.layout.open_ends == (2, 4, 7)
+    (hint,) = read.reading.hints
+    assert np.allclose(np.asarray(hint, np.float32).mean(axis=0), back.mean(axis=0), atol=3)

@@ -1,10 +1,13 @@
 """Score `python -m vision table` on held-out rendered tables (never run in CI).
 
     python -m training.score_tables [--tables 30] [--first-seed 900000000] [--threads 1]
+        [--with-set]
 
 Each table (training/table_synth.py, seeds far from any a model learnt from) is drawn at
 2016x1512, scaled up to a 12-MP-like 4032x3024 JPEG and read by the command's own code with
-the committed models, as a phone's photo would be. Reported:
+the committed models, as a phone's photo would be: with ``--with-set`` knowing the set's
+highest half, as the referee page does; without it, as `vision table` without ``--set-max``.
+Reported:
 
 - tiles found (a read outline over a true one, IoU >= 0.5) and read right (its pips too);
 - trains whose end is right (the reading has a train ending at the true last tile, with the
@@ -169,6 +172,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--no-marker-check", action="store_true", help="markers from the blob look alone"
     )
+    parser.add_argument(
+        "--with-set",
+        action="store_true",
+        help="read each table with its set's highest half, as the referee page does",
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -205,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         # What `python -m vision table` does with a photo's bytes.
         started = time.perf_counter()
-        layout = reader.read_table(data).layout
+        layout = reader.read_table(data, scene.set_max if args.with_set else None).layout
         elapsed = (time.perf_counter() - started) * 1000
         pipeline.ms.append(elapsed)
         tally(pipeline, scene, layout, SCALE)

@@ -97,6 +97,8 @@ class TableScene:
     """The kinds of marker drawn (from MARKER_KINDS), for looking at the renderer's range."""
     dark_tiles: bool = False
     """Black tiles with white pips."""
+    set_max: int = 12
+    """The set's highest half (9, 12 or 15): what the app knows of the game being played."""
 
     def to_json(self) -> dict[str, Any]:
         """The position as the `vision table` contract writes it (without image and ms)."""
@@ -732,6 +734,7 @@ def render_table(
         face_down=face_down,
         marker_kinds=tuple(sorted(set(markers.values()))),
         dark_tiles=dark_tiles,
+        set_max=set_max,
     )
 
 

@@ -67,6 +67,14 @@ def test_hub_trains_are_a_legal_game(seed: int) -> None:
     assert scene.open_ends == tuple(sorted(train.end for train in scene.trains))
 
 
+def test_a_scene_names_the_set_its_tiles_come_from() -> None:
+    # The referee page reads a table photo knowing the game's set; scoring does the same.
+    scenes = [table(seed, block=False) for seed in range(6)]
+    for scene in scenes:
+        assert max(tile.pips[0] for tile in scene.tiles) <= scene.set_max
+    assert {scene.set_max for scene in scenes} == {9, 12, 15}
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 5])
 def test_each_tile_touches_the_next_in_its_train(seed: int) -> None:
     scene = table(seed, block=False)

@@ -93,8 +93,9 @@ BEYOND_REPLACES = 0.9
 BEYOND_COVERED = 0.25
 BEYOND_ROUNDS = 16
 """On a table photo, the finder misses some small tiles, and a train then ends early or comes
-apart. Where each train would go on (vision.table.next_tile_outline), past its end and past
-the last tile before tiles not seen, the photo is cut out
+apart. Where each train would go on (vision.table.next_tile_outline), past its end (straight
+on, or turned either way as at the table's edge) and past the last tile before tiles not seen,
+the photo is cut out
 and read again: a tile is added there when the reader and the face-down check are at least
 BEYOND_FACE_UP sure it is a face-up tile and a reading that can be laid on the train's end is
 at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on tiles already read,
@@ -103,7 +104,8 @@ slid half onto the next tile); those are then dropped. Repeated from each new en
 BEYOND_ROUNDS times. Before the first tile of a train not seen to start at the hub, a tile
 showing the number that first tile offers inwards is looked for the same way. Chosen on the
 120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the same from 0.3
-to 0.7 sure and from 0.7 to 0.97 replacing; see models/MODEL_CARD.md."""
+to 0.7 sure and from 0.7 to 0.97 replacing; looking round bends too, 100 -> 101 (after
+TABLE_TILE_SURENESS); see models/MODEL_CARD.md."""
 
 TABLE_TILE_SURENESS = 0.05
 """On a table photo a tile read less surely than this is not counted but hinted. A hand laid
@@ -299,79 +301,27 @@ class HandReader:
     ) -> list[DetectedTile]:
         """The tiles, with those found where the trains go on (BEYOND_FACE_UP and after)."""
         tiles = list(tiles)
-        looked: set[tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]] = set()
+        looked: set[_Place] = set()
         for _ in range(BEYOND_ROUNDS):
-            layout = group_table(tiles)
-            wanted: list[tuple[tuple[int, ...], NDArray[np.float32]]] = []
-            for train in layout.trains:
-                # Past the train's end, past the last tile before tiles not seen, and before
-                # the first tile of a train not seen to start at the hub.
-                places: list[tuple[int, tuple[int, ...]]] = [(len(train.tiles) - 1, (train.end,))]
-                if train.unseen is not None:
-                    places.append((train.unseen[0] - 1, (train.unseen[1],)))
-                if not train.linked:
-                    places.append((-1, inner_numbers(layout, train)))
-                for after, ends in places:
-                    place = (layout.tiles[train.tiles[after]].corners, after < 0, ends)
-                    if place in looked:
-                        continue
-                    looked.add(place)
-                    if after < 0:
-                        outline = tile_before_outline(layout, train)
-                    else:
-                        outline = next_tile_outline(layout, train, after)
-                    if outline is not None and _inside(outline * photo.scale, photo.pixels.shape):
-                        wanted.append((ends, outline * photo.scale))
+            wanted = _where_trains_go_on(group_table(tiles), looked, photo)
             if not wanted:
                 break
-            quads = [outline for _, outline in wanted]
+            quads = [outline for _, _, outline in wanted]
             if self.models.outline_fitter is not None:
                 quads += self.models.outline_fitter.fit(photo.pixels, list(quads))
             crops = rectify_tiles(photo.pixels, quads)
             reads = self.models.half_reader.read(crops, max_pips)
             face_up = self._face_up(crops, reads)
-            shown = {tile.pips for tile in tiles}
-            found: list[tuple[float, tuple[int, int], int]] = []
-            for position, (ends, _) in enumerate(wanted):
-                best: tuple[float, tuple[int, int], int] | None = None
-                # The outline as guessed, and as fitted to the face it lies on.
-                for index in range(position, len(quads), len(wanted)):
-                    read = reads[index]
-                    readings = [((max(read.pips), min(read.pips)), read.confidence)]
-                    fitting = continuing_reading([*readings, *read.alternatives], ends, shown)
-                    if fitting is None or face_up[index] < BEYOND_FACE_UP:
-                        continue
-                    if fitting[1] < BEYOND_SURE:
-                        continue
-                    sureness = fitting[1] * face_up[index]
-                    if best is None or sureness > best[0]:
-                        best = (sureness, fitting[0], index)
-                if best is not None:
-                    found.append(best)
-            added = False
-            for sureness, pips, index in sorted(found, reverse=True):
-                outlines = [np.asarray(t.corners, np.float32) * photo.scale for t in tiles]
-                if pips in {tile.pips for tile in tiles}:
-                    continue
-                if covered_share(quads[index], outlines) > BEYOND_COVERED:
-                    under = [
-                        number
-                        for number, outline in enumerate(outlines)
-                        if covered_share(outline, [quads[index]]) > BEYOND_COVERED
-                    ]
-                    rest = [o for number, o in enumerate(outlines) if number not in under]
-                    if (
-                        sureness < BEYOND_REPLACES
-                        or any(tiles[number].confidence >= sureness for number in under)
-                        or covered_share(quads[index], rest) > BEYOND_COVERED
-                    ):
-                        continue
-                    tiles = [tile for number, tile in enumerate(tiles) if number not in under]
+            # Each outline was read as guessed, and as fitted to the face it lies on.
+            places = [wanted[index % len(wanted)][:2] for index in range(len(quads))]
+            found = best_fitting_reads(places, reads, face_up, {tile.pips for tile in tiles})
+            laid = tiles
+            for sureness, pips, index in found:
                 others = _other_readings(reads[index], pips)
-                tiles.append(_detected(pips, sureness, quads[index], photo, others))
-                added = True
-            if not added:
-                break
+                laid = laid_on_table(laid, _detected(pips, sureness, quads[index], photo, others))
+            if laid is tiles:
+                break  # nothing new to read on from
+            tiles = laid
         return tiles
 
     def _read_decoded(
@@ -526,6 +476,89 @@ def doubted_outlines(
     ranked = [*kept, *doubted]
     survivors = same_place_suppressed([outlines[index] for index in ranked])
     return [ranked[position] for position in survivors if position >= len(kept)][:MAX_HINTS]
+
+
+_Place = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
+"""Where a tile was looked for: the outline of the tile it would lie against, whether before
+a train's first tile, and the numbers it must show."""
+
+
+def _where_trains_go_on(
+    layout: TableLayout, looked: set[_Place], photo: Photo
+) -> list[tuple[int, tuple[int, ...], NDArray[np.float32]]]:
+    """Where to look for a tile not looked for yet, in the decoded photo's pixels: (the
+    place's number, the numbers a tile there must show, its outline). Past each train's end
+    (straight on, or turned at a bend), past the last tile before tiles not seen, and before
+    the first tile of a train not seen to start at the hub; each place is added to
+    ``looked``."""
+    wanted: list[tuple[int, tuple[int, ...], NDArray[np.float32]]] = []
+    for train in layout.trains:
+        last = len(train.tiles) - 1
+        places: list[tuple[int, tuple[int, ...]]] = [(last, (train.end,))]
+        if train.unseen is not None:
+            places.append((train.unseen[0] - 1, (train.unseen[1],)))
+        if not train.linked:
+            places.append((-1, inner_numbers(layout, train)))
+        for after, ends in places:
+            place = (layout.tiles[train.tiles[after]].corners, after < 0, ends)
+            if place in looked:
+                continue
+            looked.add(place)
+            if after < 0:
+                guesses = [tile_before_outline(layout, train)]
+            else:
+                turns = (0, 1, -1) if after == last else (0,)
+                guesses = [next_tile_outline(layout, train, after, turn) for turn in turns]
+            for outline in guesses:
+                if outline is not None and _inside(outline * photo.scale, photo.pixels.shape):
+                    wanted.append((len(looked), ends, outline * photo.scale))
+    return wanted
+
+
+def best_fitting_reads(
+    places: Sequence[tuple[int, tuple[int, ...]]],
+    reads: Sequence[TileReadLike],
+    face_up: Sequence[float],
+    shown: set[tuple[int, int]],
+) -> list[tuple[float, tuple[int, int], int]]:
+    """For each place, the read that best fits it, surest first: (sureness, pips, the read's
+    index). A read fits when it is a face-up tile (BEYOND_FACE_UP) and a reading of it that
+    shows one of the place's numbers and no tile already read is likely (BEYOND_SURE)."""
+    best: dict[int, tuple[float, tuple[int, int], int]] = {}
+    for index, ((place, ends), read) in enumerate(zip(places, reads, strict=True)):
+        readings = [((max(read.pips), min(read.pips)), read.confidence), *read.alternatives]
+        fitting = continuing_reading(readings, ends, shown)
+        if fitting is None or face_up[index] < BEYOND_FACE_UP or fitting[1] < BEYOND_SURE:
+            continue
+        sureness = fitting[1] * face_up[index]
+        if place not in best or sureness > best[place][0]:
+            best[place] = (sureness, fitting[0], index)
+    return sorted(best.values(), reverse=True)
+
+
+def laid_on_table(tiles: list[DetectedTile], new: DetectedTile) -> list[DetectedTile]:
+    """The tiles with ``new`` added, unless a tile read shows its pips, or it lies more than
+    BEYOND_COVERED on tiles read; those it may replace when it is at least BEYOND_REPLACES sure
+    and surer than each (an outline the finder slid half onto the next tile)."""
+    if new.pips in {tile.pips for tile in tiles}:
+        return tiles
+    outline = np.asarray(new.corners, np.float32)
+    outlines = [np.asarray(tile.corners, np.float32) for tile in tiles]
+    if covered_share(outline, outlines) <= BEYOND_COVERED:
+        return [*tiles, new]
+    under = {
+        number
+        for number, other in enumerate(outlines)
+        if covered_share(other, [outline]) > BEYOND_COVERED
+    }
+    rest = [other for number, other in enumerate(outlines) if number not in under]
+    if (
+        new.confidence < BEYOND_REPLACES
+        or any(tiles[number].confidence >= new.confidence for number in under)
+        or covered_share(outline, rest) > BEYOND_COVERED
+    ):
+        return tiles
+    return [tile for number, tile in enumerate(tiles) if number not in under] + [new]
 
 
 def _inside(outline: NDArray[np.float32], shape: tuple[int, ...]) -> bool:

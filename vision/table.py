@@ -844,7 +844,7 @@ NEXT_TILE_GAP = 0.05
 
 
 def next_tile_outline(
-    layout: TableLayout, train: Train, after: int = -1
+    layout: TableLayout, train: Train, after: int = -1, turn: int = 0
 ) -> NDArray[np.float32] | None:
     """Where the tile after ``train``'s last one (or the one at position ``after``) would lie
     if the train ran straight on: an outline the size of that tile, in photo pixels, in the
@@ -852,15 +852,18 @@ def next_tile_outline(
 
     The train's way out is from the tile before (or from the hub, for a train's first tile) to
     that tile; a double may lie crosswise to it. None where that way is not known (a line's
-    first tile on its own) or a plain tile lies across it."""
+    first tile on its own) or a plain tile lies across it.
+
+    ``turn`` 1 or -1: the tile where the train would turn a right angle that way (as at the
+    table's edge), its first half beside that tile's last; None past a double."""
     position = after % len(train.tiles)
     here = layout.tiles[train.tiles[position]]
     if position >= 1:
         before = layout.tiles[train.tiles[position - 1]]
-        return _outline_beyond(here, _shape(before.corners).centre, before)
+        return _outline_beyond(here, _shape(before.corners).centre, before, turn)
     if layout.hub is None:
         return None
-    return _outline_beyond(here, np.asarray(layout.hub.centre, np.float64), None)
+    return _outline_beyond(here, np.asarray(layout.hub.centre, np.float64), None, turn)
 
 
 def tile_before_outline(layout: TableLayout, train: Train) -> NDArray[np.float32] | None:
@@ -878,10 +881,13 @@ def tile_before_outline(layout: TableLayout, train: Train) -> NDArray[np.float32
 
 
 def _outline_beyond(
-    here: DetectedTile, before: NDArray[np.float64], before_tile: DetectedTile | None
+    here: DetectedTile,
+    before: NDArray[np.float64],
+    before_tile: DetectedTile | None,
+    turn: int = 0,
 ) -> NDArray[np.float32] | None:
     """The outline of a tile laid on ``here``, on the side away from the point ``before`` (the
-    previous tile's centre, ``before_tile``, or the hub's)."""
+    previous tile's centre, ``before_tile``, or the hub's), straight on or turned (``turn``)."""
     last = _shape(here.corners)
     way = last.centre - before
     apart = float(np.linalg.norm(way))
@@ -903,6 +909,17 @@ def _outline_beyond(
             length = apart - NEXT_TILE_GAP * last.short
             reach = apart - length / 2 - NEXT_TILE_GAP * last.short
     centre = last.centre + way * (reach + NEXT_TILE_GAP * last.short + length / 2)
+    if turn:
+        if here.pips[0] == here.pips[1]:
+            return None
+        side = np.array([-way[1], way[0]]) * turn
+        # The turned tile's first half lies beside this tile's last half.
+        centre = (
+            last.centre
+            + way * (last.long / 4)
+            + side * (last.short / 2 + NEXT_TILE_GAP * last.short + length / 2)
+        )
+        way = side
     across = np.array([-way[1], way[0]])
     half_long, half_short = way * length / 2, across * last.short / 2
     corners = np.array(

@@ -19,7 +19,8 @@ import vision.pipeline
 from training.score_tables import match
 from training.table_synth import TableScene, render_table
 from vision.models import ModelSet
-from vision.pipeline import HandReader, TableRead
+from vision.pipeline import HandReader, TableRead, best_fitting_reads, laid_on_table
+from vision.types import DetectedTile
 
 SEED = 800_000_000  # a tuning table with two long straight trains
 CUT_SHORT = (0, 5)  # train 0's last tile: the train seems to end early
@@ -156,3 +157,51 @@ def test_a_tile_read_hardly_at_all_is_not_counted_on_a_table_but_hinted(
     assert read.layout.open_ends == (2, 4, 7)
     (hint,) = read.reading.hints
     assert np.allclose(np.asarray(hint, np.float32).mean(axis=0), back.mean(axis=0), atol=3)
+
+
+def _lying(pips: tuple[int, int], x: float, confidence: float = 0.95) -> DetectedTile:
+    """A tile 80x40 px lying along the x axis, its middle at (x, 100)."""
+    corners = ((x - 40, 80), (x + 40, 80), (x + 40, 120), (x - 40, 120))
+    return DetectedTile(pips, confidence, tuple((int(a), int(b)) for a, b in corners))
+
+
+def test_a_tile_read_on_is_laid_where_nothing_else_lies() -> None:
+    train = [_lying((7, 3), 100), _lying((8, 3), 182)]
+    assert laid_on_table(train, _lying((8, 2), 264, 0.6)) == [*train, _lying((8, 2), 264, 0.6)]
+    # Not a tile already read (a set holds each once), nor on a surer tile.
+    assert laid_on_table(train, _lying((8, 3), 264)) is train
+    assert laid_on_table(train, _lying((8, 2), 182, 0.9)) is train
+
+
+def test_a_sure_tile_read_on_replaces_an_outline_slid_half_onto_it() -> None:
+    slid = _lying((2, 2), 240, 0.8)  # half on the next tile's place, half beyond
+    train = [_lying((7, 3), 100), _lying((8, 3), 182), slid]
+    sure = _lying((8, 2), 264, 0.95)
+    assert laid_on_table(train, sure) == [*train[:2], sure]
+    assert laid_on_table(train, replace(sure, confidence=0.85)) is train  # not sure enough
+
+
+@dataclass(frozen=True)
+class Read:
+    pips: tuple[int, int]
+    confidence: float
+    is_tile: float = 0.99
+    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+
+
+def test_the_read_kept_for_a_place_fits_the_train_and_is_the_surest() -> None:
+    places = [(1, (8,)), (1, (8,)), (2, (5,)), (3, (4,)), (4, (6,))]
+    reads = [
+        Read((8, 2), 0.7),  # fits place 1
+        Read((9, 8), 0.9),  # fits place 1 better (a fitted outline, say)
+        Read((6, 1), 0.95, alternatives=(((5, 1), 0.4),)),  # its likely other reading fits
+        Read((4, 0), 0.9),  # a face-down back: no face up, however it reads
+        Read((6, 6), 0.1),  # fits, but too unsure
+    ]
+    face_up = [0.99, 0.99, 0.99, 0.1, 0.99]
+    kept = best_fitting_reads(places, reads, face_up, shown={(9, 9)})
+    assert [(pips, index) for _, pips, index in kept] == [((9, 8), 1), ((5, 1), 2)]
+    assert kept[0][0] == pytest.approx(0.9 * 0.99)
+    # A tile already read is no reading for a place.
+    kept = best_fitting_reads(places[:2], reads[:2], face_up[:2], shown={(9, 8)})
+    assert [(pips, index) for _, pips, index in kept] == [((8, 2), 0)]

@@ -469,6 +469,27 @@ def test_past_a_crosswise_double_the_next_tile_is_looked_for_beyond_its_long_sid
     assert outline_iou(outline, _outline(laid[2])) > 0.75
 
 
+@pytest.mark.parametrize("side", [1, -1])
+def test_where_a_train_turns_the_next_tile_is_looked_for_round_the_bend(side: int) -> None:
+    centre, s = (500.0, 400.0), 30.0
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])
+    laid = [
+        tile((7, 3), (centre[0] + 4.2 * s, centre[1]), 0.0, s),
+        tile((3, 8), (centre[0] + 6.25 * s, centre[1]), 0.0, s),
+    ]
+    turned = tile((8, 2), (centre[0] + 6.75 * s, centre[1] + side * 1.55 * s), math.pi / 2, s)
+    layout = group_table([*tiles, *laid])
+    (ours,) = [t for t in layout.trains if t.end == 8]
+    round_the_bend = next_tile_outline(layout, ours, turn=side)
+    assert round_the_bend is not None
+    assert outline_iou(round_the_bend, _outline(turned)) > 0.75
+    other_way = next_tile_outline(layout, ours, turn=-side)
+    assert other_way is not None and outline_iou(other_way, _outline(turned)) == 0
+    # The whole train, bend and all, is one train.
+    whole = group_table([*tiles, *laid, turned])
+    assert [t.end for t in whole.trains if len(t.tiles) == 3] == [2]
+
+
 def test_before_a_train_not_seen_at_the_hub_its_first_tile_is_looked_for() -> None:
     centre, s = (500.0, 400.0), 30.0
     tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])

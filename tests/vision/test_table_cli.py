@@ -61,13 +61,18 @@ class FakeFinder:
 
 
 class FakeHalfReader:
-    """Stands in for the half reader: reads the crops as the given tiles, in order."""
+    """Stands in for the half reader: reads the finder's crops as the given tiles, in order,
+    and any crop cut later (where a train might go on) as bare table."""
 
     def __init__(self, reads: Sequence[FakeRead]) -> None:
         self.reads = list(reads)
+        self.calls = 0
 
     def read(self, crops: np.ndarray, max_pips: int | None = None) -> list[FakeRead]:
-        return self.reads[: len(crops)]
+        self.calls += 1
+        if self.calls == 1:
+            return self.reads[: len(crops)]
+        return [FakeRead((0, 0), 0.0, 0.0) for _ in crops]
 
 
 def _clockwise_from_top_left(corners: np.ndarray) -> np.ndarray:

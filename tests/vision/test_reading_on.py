@@ -18,6 +18,7 @@ from vision_scenes import table as green_table
 import vision.pipeline
 from training.score_tables import match
 from training.table_synth import TableScene, render_table
+from vision.halves import TileRead
 from vision.models import ModelSet
 from vision.pipeline import HandReader, TableRead, best_fitting_reads, laid_on_table
 from vision.types import DetectedTile
@@ -110,21 +111,13 @@ def test_without_reading_on_those_trains_end_early(
     assert len(read.layout.tiles) == len(scene.tiles) - len(_missing(scene))
 
 
-@dataclass(frozen=True)
-class ReadAs:
-    pips: tuple[int, int]
-    confidence: float
-    is_tile: float
-    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
-
-
 class ReadInOrder:
     """Reads the crops of the finder's outlines as the given tiles, in order."""
 
-    def __init__(self, reads: list[ReadAs]) -> None:
+    def __init__(self, reads: list[TileRead]) -> None:
         self.reads = reads
 
-    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[ReadAs]:
+    def read(self, crops: NDArray[np.uint8], max_pips: int | None = None) -> list[TileRead]:
         return self.reads[: len(crops)]
 
 
@@ -144,11 +137,11 @@ def test_a_tile_read_hardly_at_all_is_not_counted_on_a_table_but_hinted(
         outlines.append(draw_tile(image, middle, angle, length))
     back = draw_tile(image, (150.0, 820.0), 0.0, length, face_up=False)
     reads = [
-        ReadAs((9, 9), 0.99, 0.99),
-        ReadAs((9, 4), 0.99, 0.99),
-        ReadAs((9, 2), 0.99, 0.99),
-        ReadAs((9, 7), 0.99, 0.99),
-        ReadAs((1, 0), 0.01, 0.9),
+        TileRead((9, 9), 0.99, 0.99),
+        TileRead((9, 4), 0.99, 0.99),
+        TileRead((9, 2), 0.99, 0.99),
+        TileRead((9, 7), 0.99, 0.99),
+        TileRead((1, 0), 0.01, 0.9),
     ]
     finder = OutlinesFinder([*outlines, back])
     reader = HandReader(ModelSet(tile_finder=finder, half_reader=ReadInOrder(reads)))
@@ -181,22 +174,16 @@ def test_a_sure_tile_read_on_replaces_an_outline_slid_half_onto_it() -> None:
     assert laid_on_table(train, replace(sure, confidence=0.85)) is train  # not sure enough
 
 
-@dataclass(frozen=True)
-class Read:
-    pips: tuple[int, int]
-    confidence: float
-    is_tile: float = 0.99
-    alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
-
-
 def test_the_read_kept_for_a_place_fits_the_train_and_is_the_surest() -> None:
     places = [(1, (8,)), (1, (8,)), (2, (5,)), (3, (4,)), (4, (6,))]
     reads = [
-        Read((8, 2), 0.7),  # fits place 1
-        Read((9, 8), 0.9),  # fits place 1 better (a fitted outline, say)
-        Read((6, 1), 0.95, alternatives=(((5, 1), 0.4),)),  # its likely other reading fits
-        Read((4, 0), 0.9),  # a face-down back: no face up, however it reads
-        Read((6, 6), 0.1),  # fits, but too unsure
+        TileRead((8, 2), 0.7, 0.99),  # fits place 1
+        TileRead((9, 8), 0.9, 0.99),  # fits place 1 better (a fitted outline, say)
+        TileRead(
+            (6, 1), 0.95, 0.99, alternatives=(((5, 1), 0.4),)
+        ),  # its likely other reading fits
+        TileRead((4, 0), 0.9, 0.99),  # a face-down back: no face up, however it reads
+        TileRead((6, 6), 0.1, 0.99),  # fits, but too unsure
     ]
     face_up = [0.99, 0.99, 0.99, 0.1, 0.99]
     kept = best_fitting_reads(places, reads, face_up, shown={(9, 9)})

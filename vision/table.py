@@ -14,6 +14,10 @@ block line's tiles lie against its first double), or the point a hub detector pa
 chain is ordered from it outwards. The chain checks the reading: every joint should show the
 same number on both sides, so a tile whose likelier other reading makes its joints match is
 read that way, and a joint that still does not match marks both its tiles unsure.
+
+It also says where a tile the finder may have missed would lie (next_tile_outline past a
+train's end or a gap in it, tile_before_outline before a first tile not seen at the hub), for
+the pipeline to look there again.
 """
 
 from __future__ import annotations

@@ -95,10 +95,9 @@ BEYOND_ROUNDS = 16
 """On a table photo, the finder misses some small tiles, and a train then ends early or comes
 apart. Where each train would go on (vision.table.next_tile_outline), past its end (straight
 on, or turned either way as at the table's edge) and past the last tile before tiles not seen,
-the photo is cut out
-and read again: a tile is added there when the reader and the face-down check are at least
-BEYOND_FACE_UP sure it is a face-up tile and a reading that can be laid on the train's end is
-at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on tiles already read,
+the photo is cut out and read again: a tile is added there when the reader and the face-down
+check are at least BEYOND_FACE_UP sure it is a face-up tile and a reading that can be laid on
+the train's end is at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on tiles already read,
 unless it is at least BEYOND_REPLACES sure and surer than each of them (an outline the finder
 slid half onto the next tile); those are then dropped. Repeated from each new end, at most
 BEYOND_ROUNDS times. Before the first tile of a train not seen to start at the hub, a tile

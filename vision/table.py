@@ -324,8 +324,8 @@ def group_table(
             final[engine] = choice
             engine_number = options[engine][choice][0][0]
 
-    read_paths: list[tuple[_Path, int, list[bool]]] = []  # (path, end, failed joints)
-    gap_ends: dict[int, int] = {}  # read_paths position -> the number before the train's gap
+    # (path, end, failed joints, the number offered before the path's gap if it has one)
+    read_paths: list[tuple[_Path, int, list[bool], int | None]] = []
     for path in paths:
         if path.from_root:
             choices, outers, failed = _best_arm(path.tiles, tiles[path.tiles[0]].pips, options)
@@ -344,19 +344,18 @@ def group_table(
             choices, outers, failed = _best_readings(path.tiles, start_number, options)
         for member, choice in zip(path.tiles, choices, strict=True):
             final.setdefault(member, choice)
-        read_paths.append((path, outers[-1], failed))
-        if path.gap and not path.from_root:
-            gap_ends[len(read_paths) - 1] = outers[path.gap - 1]
+        gap_end = outers[path.gap - 1] if path.gap and not path.from_root else None
+        read_paths.append((path, outers[-1], failed, gap_end))
 
     # A line's first tile offers its numbers on every side no arm is laid against, up to two
     # (a line of one tile has two ends).
     for root in roots:
-        arms = [(path, end) for path, end, _ in read_paths if path.tiles[0] == root]
+        arms = [(path, end) for path, end, _, _ in read_paths if path.tiles[0] == root]
         for number in _root_sides(tiles[root].pips, arms, options, final)[: max(0, 2 - len(arms))]:
-            read_paths.append((_Path((root,), True), number, [False]))
+            read_paths.append((_Path((root,), True), number, [False], None))
 
     unsure: set[int] = set()
-    for path, _, failed in read_paths:
+    for path, _, failed, _ in read_paths:
         for step, broke in enumerate(failed):
             if broke:
                 unsure.add(path.tiles[step])
@@ -374,8 +373,8 @@ def group_table(
         out_tiles.append(replace(tile, pips=pips, confidence=confidence))
 
     trains = [
-        _train(path, end, out_tiles, centre is not None, gap_ends.get(number))
-        for number, (path, end, _) in enumerate(read_paths)
+        _train(path, end, out_tiles, centre is not None, gap_end)
+        for path, end, _, gap_end in read_paths
     ]
     in_trains = {index for train in trains for index in train.tiles}
     hub = None

@@ -97,14 +97,14 @@ apart. Where each train would go on (vision.table.next_tile_outline), past its e
 on, or turned either way as at the table's edge) and past the last tile before tiles not seen,
 the photo is cut out and read again: a tile is added there when the reader and the face-down
 check are at least BEYOND_FACE_UP sure it is a face-up tile and a reading that can be laid on
-the train's end is at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on tiles already read,
-unless it is at least BEYOND_REPLACES sure and surer than each of them (an outline the finder
-slid half onto the next tile); those are then dropped. Repeated from each new end, at most
-BEYOND_ROUNDS times. Before the first tile of a train not seen to start at the hub, a tile
-showing the number that first tile offers inwards is looked for the same way. Chosen on the
-120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the same from 0.3
-to 0.7 sure and from 0.7 to 0.97 replacing; looking round bends too, 100 -> 101 (after
-TABLE_TILE_SURENESS); see models/MODEL_CARD.md."""
+the train's end is at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on
+tiles already read, unless it is at least BEYOND_REPLACES sure and surer than each of them (an
+outline the finder slid half onto the next tile); those are then dropped. Repeated from each
+new end, at most BEYOND_ROUNDS times. Before the first tile of a train not seen to start at the
+hub, a tile showing the number that first tile offers inwards is looked for the same way.
+Chosen on the 120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the
+same from 0.3 to 0.7 sure and from 0.7 to 0.97 replacing; looking round bends too, 100 -> 101
+(after TABLE_TILE_SURENESS); see models/MODEL_CARD.md."""
 
 TABLE_TILE_SURENESS = 0.05
 """On a table photo a tile read less surely than this is not counted but hinted. A hand laid

@@ -20,7 +20,13 @@ from training.score_tables import match
 from training.table_synth import TableScene, render_table
 from vision.halves import TileRead
 from vision.models import ModelSet
-from vision.pipeline import HandReader, TableRead, best_fitting_reads, laid_on_table
+from vision.pipeline import (
+    HandReader,
+    TableRead,
+    best_fitting_reads,
+    counted_on_table,
+    laid_on_table,
+)
 from vision.types import DetectedTile
 
 SEED = 800_000_000  # a tuning table with two long straight trains
@@ -192,3 +198,37 @@ def test_the_read_kept_for_a_place_fits_the_train_and_is_the_surest() -> None:
     # A tile already read is no reading for a place.
     kept = best_fitting_reads(places[:2], reads[:2], face_up[:2], shown={(9, 8)})
     assert [(pips, index) for _, pips, index in kept] == [((8, 2), 0)]
+
+
+def _crosswise(pips: tuple[int, int], x: float, confidence: float = 0.95) -> DetectedTile:
+    """A double 40x80 px laid across the x axis, its middle at (x, 100)."""
+    corners = ((x - 20, 60), (x + 20, 60), (x + 20, 140), (x - 20, 140))
+    return DetectedTile(pips, confidence, tuple((int(a), int(b)) for a, b in corners))
+
+
+def test_a_double_outlined_across_a_joint_is_no_tile_on_a_table() -> None:
+    # 7-3 then 8-3 meet at their 3s: an outline slid across that joint shows 3 and 3.
+    train = [_lying((7, 3), 100), _lying((8, 3), 182)]
+    slid = _lying((3, 3), 141, 0.99)
+    counted, hinted = counted_on_table([*train, slid])
+    assert counted == train
+    assert hinted == []
+    # A double laid crosswise on the train's end touches it and is counted.
+    crosswise = _crosswise((8, 8), 243)
+    assert counted_on_table([*train, crosswise]) == ([*train, crosswise], [])
+
+
+def test_a_tile_shown_twice_on_a_table_is_counted_once_and_the_other_hinted() -> None:
+    # A hand laid face down side by side at the table's edge reads as blank doubles; the
+    # train's own 0-0 is the surest.
+    train = [_lying((5, 0), 100, 0.97), _lying((0, 0), 182, 0.99)]
+    backs = [_lying((0, 0), 400, 0.8), _lying((0, 0), 482, 0.6)]
+    counted, hinted = counted_on_table([backs[0], *train, backs[1]])
+    assert counted == train
+    assert hinted == backs
+
+
+def test_a_tile_read_hardly_at_all_is_hinted_and_takes_nothing_from_the_others() -> None:
+    faint = _lying((0, 0), 400, 0.01)
+    sure = _lying((0, 0), 182, 0.6)
+    assert counted_on_table([faint, sure]) == ([sure], [faint])

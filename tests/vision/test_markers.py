@@ -262,8 +262,8 @@ def test_no_view_is_given_without_a_hub() -> None:
         (False, 0.9, True),  # and what the blobs saw
         (True, 0.1, False),
         (None, 0.5, None),  # an unclear one leaves the blobs' answer, a doubt included
-        (True, 0.45, True),
-        (False, 0.55, False),
+        (True, 0.47, True),
+        (False, 0.53, False),
         (True, None, True),  # no view: nothing was asked of the check
     ],
 )

@@ -101,7 +101,8 @@ the train's end is at least BEYOND_SURE likely. It may not lie more than BEYOND_
 tiles already read, unless it is at least BEYOND_REPLACES sure and surer than each of them (an
 outline the finder slid half onto the next tile); those are then dropped. Repeated from each
 new end, at most BEYOND_ROUNDS times. Before the first tile of a train not seen to start at the
-hub, a tile showing the number that first tile offers inwards is looked for the same way.
+hub, or seen there without the engine's number, a tile showing the number that first tile
+offers inwards is looked for the same way (7 more tiles found on the tuning tables).
 Chosen on the 120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the
 same from 0.3 to 0.7 sure and from 0.7 to 0.97 replacing; looking round bends too, 100 -> 101
 (after TABLE_TILE_SURENESS); see models/MODEL_CARD.md."""
@@ -499,16 +500,22 @@ def _where_trains_go_on(
     """Where to look for a tile not looked for yet, in the decoded photo's pixels: (the
     place's number, the numbers a tile there must show, its outline). Past each train's end
     (straight on, or turned at a bend), past the last tile before tiles not seen, and before
-    the first tile of a train not seen to start at the hub; each place is added to
-    ``looked``."""
+    the first tile of a train not seen to start at the hub (or not showing the engine's
+    number there); each place is added to ``looked``."""
     wanted: list[tuple[int, tuple[int, ...], NDArray[np.float32]]] = []
+    engine = None
+    if layout.hub is not None and layout.hub.engine_tile is not None:
+        engine = layout.tiles[layout.hub.engine_tile].pips[0]
     for train in layout.trains:
         last = len(train.tiles) - 1
         places: list[tuple[int, tuple[int, ...]]] = [(last, (train.end,))]
         if train.unseen is not None:
             places.append((train.unseen[0] - 1, (train.unseen[1],)))
-        if not train.linked:
-            places.append((-1, inner_numbers(layout, train)))
+        inner = inner_numbers(layout, train)
+        if not train.linked or (engine is not None and engine not in inner):
+            # Not seen to start at the hub, or starting there without the engine's number:
+            # a tile may lie unseen between.
+            places.append((-1, inner))
         for after, ends in places:
             place = (layout.tiles[train.tiles[after]].corners, after < 0, ends)
             if place in looked:

@@ -127,7 +127,8 @@ train-table-finder: $(STAMP)
 	$(MAKE) quantize
 
 ## The marker check, models/markers.onnx: views of train starts on 4 x 1,800 rendered tables (~100
-## min on 2 cores) and 300 more to choose on, then 32 min of training on 2 threads
+## min on 2 cores) and 300 more to choose on; one check trained 16 min on the first half, one
+## 32 min on all, joined into one answering the mean of their logits
 ## (models/MODEL_CARD.md, "Marker check v2").
 train-markers: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[train]"
@@ -141,9 +142,15 @@ train-markers: $(STAMP)
 		--out training/data/marker_views_3.npz
 	$(BIN)/python -m training.marker_data --first-seed 323000000 --tables 1800 \
 		--out training/data/marker_views_4.npz
-	$(BIN)/python -m training.train_markers --minutes 32 --threads 2 --out models/markers.onnx \
+	$(BIN)/python -m training.train_markers --minutes 16 --threads 2 \
+		--out training/runs/markers_a.onnx \
+		--data training/data/marker_views.npz training/data/marker_views_2.npz
+	$(BIN)/python -m training.train_markers --minutes 32 --threads 2 \
+		--out training/runs/markers_b.onnx \
 		--data training/data/marker_views.npz training/data/marker_views_2.npz \
 		training/data/marker_views_3.npz training/data/marker_views_4.npz
+	$(BIN)/python -m training.mean_markers training/runs/markers_a.onnx \
+		training/runs/markers_b.onnx --out models/markers.onnx
 
 ## The models the app runs in 8 bits, models/*-int8.onnx: the trained ones with their layers but the
 ## last in 8-bit integers, calibrated on rendered photos (a minute; never in CI).

@@ -438,9 +438,9 @@ MARKER_FROM = 0.55
 """From this chance of the marker check's on, a train has a marker..."""
 NONE_UP_TO = 0.45
 """...and up to this one it has none; between the two the blob look's answer stands (chosen on
-120 rendered tuning tables, seeds 800,000,000 on, among 0.3 to 0.5 either side for the check
-trained on twice the views: models/MODEL_CARD.md, "Marker check v2"; 0.35 / 0.65 for the
-first check)."""
+120 rendered tuning tables, seeds 800,000,000 on, among 0.35 to 0.5 either side for the two
+checks joined: models/MODEL_CARD.md, "Marker check v2"; 0.35 / 0.65 for the first check
+alone)."""
 
 
 class MarkerCheck:

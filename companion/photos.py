@@ -417,21 +417,30 @@ def _train_from_json(data: Any) -> TableTrainRead:
     )
 
 
-def read_table(data: bytes, set_max: int | None = None) -> TableReading:
+def read_table(
+    data: bytes, set_max: int | None = None, round_engine: int | None = None
+) -> TableReading:
     """Read a photo of the whole table: the hub, the trains from it and their ends.
 
+    ``round_engine`` is the engine's number when the game says which round is being played:
+    the double of it on the table is then the engine, even where the photo alone is unsure.
     The same limits and messages as :func:`read_photo`, and likewise no database connection is
     held while it runs.
     """
     release_connection()
-    width, height, layout = table_layout(data, set_max)
+    width, height, layout = table_layout(data, set_max, round_engine)
     return table_reading(width, height, layout)
 
 
-def table_layout(data: bytes, set_max: int | None) -> tuple[int, int, TableLayout]:
+def table_layout(
+    data: bytes, set_max: int | None, round_engine: int | None = None
+) -> tuple[int, int, TableLayout]:
     """The photo's size (upright), its tiles grouped into the hub and trains, and each train's
     marker looked for."""
-    read = _read_photo_with(data, lambda reader: reader.read_table(data, max_pips=set_max))
+    read = _read_photo_with(
+        data,
+        lambda reader: reader.read_table(data, max_pips=set_max, round_engine=round_engine),
+    )
     return read.reading.width, read.reading.height, read.layout
 
 

@@ -1,12 +1,14 @@
 """Score `python -m vision table` on held-out rendered tables (never run in CI).
 
     python -m training.score_tables [--tables 30] [--first-seed 900000000] [--threads 1]
-        [--with-set]
+        [--with-set] [--with-engine]
 
 Each table (training/table_synth.py, seeds far from any a model learnt from) is drawn at
 2016x1512, scaled up to a 12-MP-like 4032x3024 JPEG and read by the command's own code with
 the committed models, as a phone's photo would be: with ``--with-set`` knowing the set's
-highest half, as the referee page does; without it, as `vision table` without ``--set-max``.
+highest half, as the referee page does; without it, as `vision table` without ``--set-max``;
+with ``--with-engine`` also knowing the round's engine where the table has a hub, as the
+referee page does inside a game (the scoresheet knows the round).
 Reported:
 
 - tiles found (a read outline over a true one, IoU >= 0.5) and read right (its pips too);
@@ -99,6 +101,13 @@ def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
     ]
 
 
+def round_engine(scene: TableScene) -> int | None:
+    """The round's engine, as a game knows it: the hub's double (none for a block line)."""
+    if scene.hub is None:
+        return None
+    return scene.tiles[scene.hub.engine_tile].pips[0]
+
+
 def match(scene: TableScene, tiles: Sequence[DetectedTile], scale: float) -> dict[int, int]:
     """True tile index -> read tile index, best IoU first, each used once."""
     pairs = []
@@ -177,6 +186,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="read each table with its set's highest half, as the referee page does",
     )
+    parser.add_argument(
+        "--with-engine",
+        action="store_true",
+        help="read each table with a hub knowing the round's engine, as a game's referee page does",
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -213,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         # What `python -m vision table` does with a photo's bytes.
         started = time.perf_counter()
-        layout = reader.read_table(data, scene.set_max if args.with_set else None).layout
+        engine = round_engine(scene) if args.with_engine else None
+        layout = reader.read_table(data, scene.set_max if args.with_set else None, engine).layout
         elapsed = (time.perf_counter() - started) * 1000
         pipeline.ms.append(elapsed)
         tally(pipeline, scene, layout, SCALE)
@@ -221,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             tally(dark, scene, layout, SCALE)
 
         started = time.perf_counter()
-        ideal = group_table(perfect(scene))
+        ideal = group_table(perfect(scene), round_engine=engine)
         grouping_ms.append((time.perf_counter() - started) * 1000)
         ideal = with_markers(
             ideal, train_markers(scene.image, 1.0, ideal, reader.models.marker_check)

@@ -284,7 +284,9 @@ class HandReader:
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
         return self._read_decoded(photo, max_pips, started)
 
-    def read_table(self, data: bytes, max_pips: int | None = None) -> TableRead:
+    def read_table(
+        self, data: bytes, max_pips: int | None = None, round_engine: int | None = None
+    ) -> TableRead:
         """Read a photo of the whole table: its tiles (as :meth:`read`, always with the
         finder's fine look: a table's tiles are small; then read on along the trains where
         the finder missed one: BEYOND_FACE_UP; tiles read hardly at all or twice are hinted
@@ -297,24 +299,32 @@ class HandReader:
         # Backs and slid outlines are set aside before reading on, so nothing is looked for
         # past them, and again after it.
         counted, doubted = counted_on_table(reading.tiles)
-        counted, doubted_after = counted_on_table(self._read_on(photo, counted, max_pips))
+        counted, doubted_after = counted_on_table(
+            self._read_on(photo, counted, max_pips, round_engine)
+        )
         hinted = (tile.corners for tile in (*doubted, *doubted_after))
         hints = (*reading.hints, *hinted)[:MAX_HINTS]
         reading = replace(reading, tiles=tuple(counted), hints=hints)
-        layout = group_table(reading.tiles)
+        layout = group_table(reading.tiles, round_engine=round_engine)
         markers = train_markers(photo.pixels, photo.scale, layout, self.models.marker_check)
         layout = with_markers(layout, markers)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
         return TableRead(replace(reading, ms=elapsed_ms), layout)
 
     def _read_on(
-        self, photo: Photo, tiles: Sequence[DetectedTile], max_pips: int | None
+        self,
+        photo: Photo,
+        tiles: Sequence[DetectedTile],
+        max_pips: int | None,
+        round_engine: int | None = None,
     ) -> list[DetectedTile]:
         """The tiles, with those found where the trains go on (BEYOND_FACE_UP and after)."""
         tiles = list(tiles)
         looked: set[_Place] = set()
         for _ in range(BEYOND_ROUNDS):
-            wanted = _where_trains_go_on(group_table(tiles), looked, photo)
+            wanted = _where_trains_go_on(
+                group_table(tiles, round_engine=round_engine), looked, photo
+            )
             if not wanted:
                 break
             quads = [outline for _, _, outline in wanted]

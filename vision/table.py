@@ -3,7 +3,7 @@
 Pure geometry and rules on tiles already found and read (no model), for `python -m vision
 table` (shared/spec/vision.md, version 2):
 
-    group_table(tiles, hub_centre=None) -> TableLayout
+    group_table(tiles, hub_centre=None, round_engine=None) -> TableLayout
 
 Two tiles are joined where an end of one lies against the other: end to end along a line, a
 tile's end against the side of the previous tile's last half (a train bending at the table's
@@ -275,7 +275,9 @@ def _best_readings(
 
 
 def group_table(
-    tiles: Sequence[DetectedTile], hub_centre: tuple[float, float] | None = None
+    tiles: Sequence[DetectedTile],
+    hub_centre: tuple[float, float] | None = None,
+    round_engine: int | None = None,
 ) -> TableLayout:
     """Group read tiles into the table's hub, trains, free ends and loose tiles.
 
@@ -283,7 +285,59 @@ def group_table(
     the double from which the most chains start (three, or two with one not touching it),
     else the point the free ends of three or more chains face. The engine is the double at
     the hub's centre, if one is seen there. Without a hub, each chain is a line (block
-    dominoes) with its arms from its first tile."""
+    dominoes) with its arms from its first tile.
+
+    ``round_engine`` is the number of the round's engine where the game knows it (a Mexican
+    Train round): the set holds one double of it, so a tile read as that double is the
+    engine wherever it lies among the trains, even with trains leaving it in one straight
+    line, which alone reads as a block line's double; and where no tile reads so, a tile
+    whose likely readings include it is tried as the engine (a misread engine breaks every
+    train's first joint)."""
+    if round_engine is not None:
+        misread = _misread_engine(tiles, round_engine)
+        if misread is not None:
+            tried = list(tiles)
+            tried[misread] = replace(
+                tiles[misread],
+                pips=(round_engine, round_engine),
+                confidence=min(tiles[misread].confidence, UNSURE_CONFIDENCE),
+            )
+            layout = _grouped(tried, hub_centre, round_engine)
+            as_read = _grouped(tiles, hub_centre, round_engine)
+            if (
+                layout.hub is not None
+                and layout.hub.engine_tile == misread
+                and len(layout.unsure) < len(as_read.unsure)
+            ):
+                return replace(layout, mended=tuple(sorted({*layout.mended, misread})))
+            return as_read
+    return _grouped(tiles, hub_centre, round_engine)
+
+
+ENGINE_MISREAD_FROM = 0.02
+"""A tile is tried as a misread engine when the engine's double is among its likely readings
+with at least this chance."""
+
+
+def _misread_engine(tiles: Sequence[DetectedTile], round_engine: int) -> int | None:
+    """The tile likeliest to be the round's engine misread, when no tile is read as it."""
+    engine = (round_engine, round_engine)
+    if any(tile.pips == engine for tile in tiles):
+        return None
+    chances = [
+        (chance, index)
+        for index, tile in enumerate(tiles)
+        for pips, chance in tile.alternatives
+        if pips == engine and chance >= ENGINE_MISREAD_FROM
+    ]
+    return max(chances)[1] if chances else None
+
+
+def _grouped(
+    tiles: Sequence[DetectedTile],
+    hub_centre: tuple[float, float] | None,
+    round_engine: int | None,
+) -> TableLayout:
     count = len(tiles)
     shapes = [_shape(tile.corners) for tile in tiles]
     doubles = [tile.pips[0] == tile.pips[1] for tile in tiles]
@@ -298,7 +352,8 @@ def group_table(
     for index in range(count):
         groups.setdefault(component[index], []).append(index)
 
-    engine, centre = _find_hub(shapes, doubles, used, component, hub_centre)
+    engine_reads = [round_engine is not None and tile.pips == (round_engine,) * 2 for tile in tiles]
+    engine, centre = _find_hub(shapes, doubles, used, component, hub_centre, engine_reads)
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
         paths, loose = _hub_paths(groups, engine, centre, neighbours, shapes, doubles, used)
@@ -315,8 +370,10 @@ def group_table(
         others = [(p, c) for p, c in tile.alternatives if p != tile.pips and p not in shown]
         options.append(own if index in roots else own + others)
     engine_number = _engine_number(tiles, engine, paths)
+    if centre is not None and round_engine is not None and engine is None:
+        engine_number = round_engine
     final: dict[int, int] = {}
-    if engine is not None:
+    if engine is not None and not engine_reads[engine]:
         # The engine as the trains' first tiles have it: a misread engine breaks every
         # train's first joint, its likelier other double none.
         choice = _engine_choice(options[engine], tiles, paths)
@@ -622,13 +679,17 @@ def _find_hub(
     used: set[tuple[int, int]],
     component: Sequence[int],
     hub_centre: tuple[float, float] | None,
+    engine_reads: Sequence[bool],
 ) -> tuple[int | None, np.ndarray | None]:
-    """The engine's index (if seen) and the hub's centre (if there is a hub)."""
+    """The engine's index (if seen) and the hub's centre (if there is a hub). A tile read as
+    the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
+    double is a hub."""
     count = len(shapes)
     if hub_centre is not None:
         given = np.asarray(hub_centre, np.float64)
         return _engine_near(given, shapes, doubles), given
     best: tuple[int, int, int] | None = None
+    known: tuple[int, int, int] | None = None
     for candidate in range(count):
         if not doubles[candidate]:
             continue
@@ -644,6 +705,10 @@ def _find_hub(
             )
         }
         touching = _branches_at(candidate, used, doubles)
+        if engine_reads[candidate]:
+            key = (len(facing) + touching, len(facing), -candidate)
+            if known is None or key > known:
+                known = key
         # Two tiles against a double and nothing else is a double inside a line. One chain
         # pointing at a double across a gap, nothing against it, is a hub's only train: a
         # line's tiles lie against its first double.
@@ -653,6 +718,8 @@ def _find_hub(
         key = (len(facing) + touching, len(facing), -candidate)
         if best is None or key > best:
             best = key
+    if known is not None and (known[0] > 0 or best is None):
+        return -known[2], shapes[-known[2]].centre
     if best is None:
         # No engine seen as the start of chains: the hub may still be where three or more
         # chains point (an engine the finder missed, or one standing in a plastic hub).

@@ -439,8 +439,13 @@ def photo_status(error: photos.PhotoUnreadable) -> int:
 def read_table_photo(context: RefereeContext, ask: str, form: DisputeForm) -> tuple[str, int]:
     """Fill the position from a photo of the whole table, trains given owners in seat
     order (nothing is stored)."""
+    # Inside a game the round, and so its engine, is known; a table with no game has only the
+    # form's engine, which may be its default rather than what lies in the hub.
+    round_engine = context.engine if context.game is not None else None
     try:
-        reading = photos.read_table(uploaded("table-photo", "table"), set_max=context.set_max)
+        reading = photos.read_table(
+            uploaded("table-photo", "table"), set_max=context.set_max, round_engine=round_engine
+        )
     except photos.PhotoUnreadable as error:
         form.errors["table-photo"] = error.message
         return render_page(context, ask, form, photo_read="table", status=photo_status(error))

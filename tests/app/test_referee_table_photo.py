@@ -89,7 +89,9 @@ def stubbed_reader(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     checked out at each read."""
     held: list[int] = []
 
-    def layout(data: bytes, set_max: int | None) -> tuple[int, int, TableLayout]:
+    def layout(
+        data: bytes, set_max: int | None, round_engine: int | None = None
+    ) -> tuple[int, int, TableLayout]:
         assert data == b"table photo"
         held.append(db.engine.pool.checkedout())  # type: ignore[attr-defined]
         return SIZE[0], SIZE[1], stub_layout()
@@ -192,7 +194,9 @@ def test_markers_seen_on_the_photo_are_ticked_and_unknown_ones_left_to_the_playe
 
     # In LAID's order: up (Cy's, seen), down (Ann's, not known), right, left, down-right.
     marked = with_markers(stub_layout(), (True, None, False, False, True))
-    monkeypatch.setattr(photos, "table_layout", lambda data, set_max: (*SIZE, marked))
+    monkeypatch.setattr(
+        photos, "table_layout", lambda data, set_max, round_engine=None: (*SIZE, marked)
+    )
     game = make_game(client)
     response = send_table_photo(client, game, **{"marker-0": "on", "marker-3": "on"})
     assert response.status_code == 200
@@ -411,6 +415,30 @@ def test_a_table_photo_without_a_game_fills_the_form_and_keeps_nothing(
         from companion.referee.models import TablePosition
 
         assert db.session.execute(db.select(TablePosition)).first() is None
+
+
+def test_a_games_table_photo_is_read_knowing_the_rounds_engine(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, stubbed_reader: list[int]
+) -> None:
+    told: list[int | None] = []
+
+    def layout(
+        data: bytes, set_max: int | None, round_engine: int | None = None
+    ) -> tuple[int, int, TableLayout]:
+        told.append(round_engine)
+        return SIZE[0], SIZE[1], stub_layout()
+
+    monkeypatch.setattr(photos, "table_layout", layout)
+    game = make_game(client)
+    assert send_table_photo(client, game).status_code == 200
+    # Round one of a double-12 game starts from the 12-12; with no game nothing is known.
+    client.post(
+        "/referee/photo?set_max=12&players=4&book=standard&ask=turn",
+        data={"ask": "turn", "photo-target": "table",
+              "table-photo": (io.BytesIO(b"table photo"), "table.jpg")},
+        content_type="multipart/form-data",
+    )  # fmt: skip
+    assert told == [12, None]
 
 
 def test_the_trains_labels_on_a_crowded_table_do_not_cover_each_other() -> None:

@@ -267,6 +267,44 @@ def test_a_misread_engine_is_mended_from_its_other_reading_the_trains_start_with
     assert layout.unsure == (0, 1, 2, 4)
 
 
+def _engine_in_a_line(s: float = 40.0) -> list[DetectedTile]:
+    """A bare 4-4 engine laid crosswise with one train leaving each side in one straight
+    line: the same tiles as a block line through a double."""
+    c = (500.0, 300.0)
+    return [
+        tile((4, 4), c, math.pi / 2, s),
+        tile((4, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0, s),
+        tile((2, 9), (c[0] + 3.5 * s + 4, c[1]), 0.0, s),
+        tile((4, 6), (c[0] - 1.5 * s - 2, c[1]), 0.0, s),
+    ]
+
+
+def test_the_rounds_engine_makes_a_double_inside_a_line_the_hub() -> None:
+    tiles = _engine_in_a_line()
+    assert group_table(tiles).hub is None  # alone, it reads as a block line
+    layout = group_table(tiles, round_engine=4)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [((1, 2), 9, False), ((3,), 6, False)]
+    # Another round's engine changes nothing.
+    assert group_table(tiles, round_engine=7).hub is None
+
+
+def test_the_rounds_engine_mends_an_engine_misread_as_a_plain_tile() -> None:
+    centre = (500.0, 400.0)
+    trains = [[(12, 3)], [(12, 5), (5, 5)], [(12, 1)]]
+    engine = tile((12, 9), centre, 0.4, confidence=0.7, alternatives=(((12, 12), 0.1),))
+    tiles = [engine, *_hub_layout(centre, trains)]
+    layout = group_table(tiles, round_engine=12)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert layout.tiles[0].pips == (12, 12) and 0 in layout.mended
+    assert layout.tiles[0].confidence <= UNSURE_CONFIDENCE  # the player is asked to check it
+    assert layout.open_ends == (1, 3, 5)
+    # A train's tile that could be the engine's double is not taken for it.
+    first = replace(tiles[1], alternatives=(((12, 12), 0.1),))
+    without_engine = [first, *tiles[2:]]
+    assert group_table(without_engine, round_engine=12).tiles[0].pips == (12, 3)
+
+
 def test_a_spinner_adds_an_end_for_each_branch() -> None:
     s = 40.0
     c = (400.0, 300.0)

@@ -424,6 +424,8 @@ def read_table(
 
     ``round_engine`` is the engine's number when the game says which round is being played:
     the double of it on the table is then the engine, even where the photo alone is unsure.
+    Either way the table is a Mexican Train table, so it is read as one with a hub, never as
+    a line of block dominoes.
     The same limits and messages as :func:`read_photo`, and likewise no database connection is
     held while it runs.
     """
@@ -439,7 +441,9 @@ def table_layout(
     marker looked for."""
     read = _read_photo_with(
         data,
-        lambda reader: reader.read_table(data, max_pips=set_max, round_engine=round_engine),
+        lambda reader: reader.read_table(
+            data, max_pips=set_max, round_engine=round_engine, hub_expected=True
+        ),
     )
     return read.reading.width, read.reading.height, read.layout
 

@@ -191,6 +191,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="read each table with a hub knowing the round's engine, as a game's referee page does",
     )
+    parser.add_argument(
+        "--hub-expected",
+        action="store_true",
+        help="read as the referee page does: a Mexican Train table has a hub (block lines skipped)",
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -211,6 +216,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.keep.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.tables):
         scene = render_table(seed)
+        if args.hub_expected and scene.hub is None:
+            kinds["block line, skipped"] += 1
+            continue
         if scene.hub is None:
             kinds["block line"] += 1
         else:
@@ -228,7 +236,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         # What `python -m vision table` does with a photo's bytes.
         started = time.perf_counter()
         engine = round_engine(scene) if args.with_engine else None
-        layout = reader.read_table(data, scene.set_max if args.with_set else None, engine).layout
+        set_max = scene.set_max if args.with_set else None
+        layout = reader.read_table(data, set_max, engine, args.hub_expected).layout
         elapsed = (time.perf_counter() - started) * 1000
         pipeline.ms.append(elapsed)
         tally(pipeline, scene, layout, SCALE)
@@ -236,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             tally(dark, scene, layout, SCALE)
 
         started = time.perf_counter()
-        ideal = group_table(perfect(scene), round_engine=engine)
+        ideal = group_table(perfect(scene), round_engine=engine, hub_expected=args.hub_expected)
         grouping_ms.append((time.perf_counter() - started) * 1000)
         ideal = with_markers(
             ideal, train_markers(scene.image, 1.0, ideal, reader.models.marker_check)

@@ -285,14 +285,19 @@ class HandReader:
         return self._read_decoded(photo, max_pips, started)
 
     def read_table(
-        self, data: bytes, max_pips: int | None = None, round_engine: int | None = None
+        self,
+        data: bytes,
+        max_pips: int | None = None,
+        round_engine: int | None = None,
+        hub_expected: bool = False,
     ) -> TableRead:
         """Read a photo of the whole table: its tiles (as :meth:`read`, always with the
         finder's fine look: a table's tiles are small; then read on along the trains where
         the finder missed one: BEYOND_FACE_UP; tiles read hardly at all or twice are hinted
         and outlines slid across a joint dropped: counted_on_table), grouped into the hub and
         the trains from it (vision.table), and each train's marker looked for beside its
-        start (vision.markers). Raises PhotoError for unreadable bytes."""
+        start (vision.markers). ``round_engine`` and ``hub_expected`` are as for
+        :func:`vision.table.group_table`. Raises PhotoError for unreadable bytes."""
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
         reading = self._read_decoded(photo, max_pips, started, whole_table=True)
@@ -300,12 +305,12 @@ class HandReader:
         # past them, and again after it.
         counted, doubted = counted_on_table(reading.tiles)
         counted, doubted_after = counted_on_table(
-            self._read_on(photo, counted, max_pips, round_engine)
+            self._read_on(photo, counted, max_pips, round_engine, hub_expected)
         )
         hinted = (tile.corners for tile in (*doubted, *doubted_after))
         hints = (*reading.hints, *hinted)[:MAX_HINTS]
         reading = replace(reading, tiles=tuple(counted), hints=hints)
-        layout = group_table(reading.tiles, round_engine=round_engine)
+        layout = group_table(reading.tiles, round_engine=round_engine, hub_expected=hub_expected)
         markers = train_markers(photo.pixels, photo.scale, layout, self.models.marker_check)
         layout = with_markers(layout, markers)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
@@ -317,13 +322,16 @@ class HandReader:
         tiles: Sequence[DetectedTile],
         max_pips: int | None,
         round_engine: int | None = None,
+        hub_expected: bool = False,
     ) -> list[DetectedTile]:
         """The tiles, with those found where the trains go on (BEYOND_FACE_UP and after)."""
         tiles = list(tiles)
         looked: set[_Place] = set()
         for _ in range(BEYOND_ROUNDS):
             wanted = _where_trains_go_on(
-                group_table(tiles, round_engine=round_engine), looked, photo
+                group_table(tiles, round_engine=round_engine, hub_expected=hub_expected),
+                looked,
+                photo,
             )
             if not wanted:
                 break

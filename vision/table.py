@@ -278,6 +278,7 @@ def group_table(
     tiles: Sequence[DetectedTile],
     hub_centre: tuple[float, float] | None = None,
     round_engine: int | None = None,
+    hub_expected: bool = False,
 ) -> TableLayout:
     """Group read tiles into the table's hub, trains, free ends and loose tiles.
 
@@ -292,7 +293,14 @@ def group_table(
     engine wherever it lies among the trains, even with trains leaving it in one straight
     line, which alone reads as a block line's double; and where no tile reads so, a tile
     whose likely readings include it is tried as the engine (a misread engine breaks every
-    train's first joint)."""
+    train's first joint).
+
+    ``hub_expected`` says the table is a Mexican Train table, which always has a hub (as the
+    referee page knows; a known round engine says so too): where no double is plainly a hub
+    and no three chains point at one place, the double most chains start at is taken for the
+    engine, a double with a train leaving each side in one line included, rather than
+    reading the table as block dominoes."""
+    hub_expected = hub_expected or round_engine is not None
     if round_engine is not None:
         misread = _misread_engine(tiles, round_engine)
         if misread is not None:
@@ -302,8 +310,8 @@ def group_table(
                 pips=(round_engine, round_engine),
                 confidence=min(tiles[misread].confidence, UNSURE_CONFIDENCE),
             )
-            layout = _grouped(tried, hub_centre, round_engine)
-            as_read = _grouped(tiles, hub_centre, round_engine)
+            layout = _grouped(tried, hub_centre, round_engine, hub_expected)
+            as_read = _grouped(tiles, hub_centre, round_engine, hub_expected)
             if (
                 layout.hub is not None
                 and layout.hub.engine_tile == misread
@@ -311,7 +319,7 @@ def group_table(
             ):
                 return replace(layout, mended=tuple(sorted({*layout.mended, misread})))
             return as_read
-    return _grouped(tiles, hub_centre, round_engine)
+    return _grouped(tiles, hub_centre, round_engine, hub_expected)
 
 
 ENGINE_MISREAD_FROM = 0.02
@@ -337,6 +345,7 @@ def _grouped(
     tiles: Sequence[DetectedTile],
     hub_centre: tuple[float, float] | None,
     round_engine: int | None,
+    hub_expected: bool,
 ) -> TableLayout:
     count = len(tiles)
     shapes = [_shape(tile.corners) for tile in tiles]
@@ -353,7 +362,9 @@ def _grouped(
         groups.setdefault(component[index], []).append(index)
 
     engine_reads = [round_engine is not None and tile.pips == (round_engine,) * 2 for tile in tiles]
-    engine, centre = _find_hub(shapes, doubles, used, component, hub_centre, engine_reads)
+    engine, centre = _find_hub(
+        shapes, doubles, used, component, hub_centre, engine_reads, hub_expected
+    )
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
         paths, loose = _hub_paths(groups, engine, centre, neighbours, shapes, doubles, used)
@@ -680,6 +691,7 @@ def _find_hub(
     component: Sequence[int],
     hub_centre: tuple[float, float] | None,
     engine_reads: Sequence[bool],
+    hub_expected: bool = False,
 ) -> tuple[int | None, np.ndarray | None]:
     """The engine's index (if seen) and the hub's centre (if there is a hub). A tile read as
     the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
@@ -690,6 +702,7 @@ def _find_hub(
         return _engine_near(given, shapes, doubles), given
     best: tuple[int, int, int] | None = None
     known: tuple[int, int, int] | None = None
+    fallback: tuple[int, int, int] | None = None
     for candidate in range(count):
         if not doubles[candidate]:
             continue
@@ -705,10 +718,11 @@ def _find_hub(
             )
         }
         touching = _branches_at(candidate, used, doubles)
-        if engine_reads[candidate]:
-            key = (len(facing) + touching, len(facing), -candidate)
-            if known is None or key > known:
-                known = key
+        key = (len(facing) + touching, len(facing), -candidate)
+        if key[0] > 0 and (fallback is None or key > fallback):
+            fallback = key
+        if engine_reads[candidate] and (known is None or key > known):
+            known = key
         # Two tiles against a double and nothing else is a double inside a line. One chain
         # pointing at a double across a gap, nothing against it, is a hub's only train: a
         # line's tiles lie against its first double.
@@ -724,6 +738,8 @@ def _find_hub(
         # No engine seen as the start of chains: the hub may still be where three or more
         # chains point (an engine the finder missed, or one standing in a plastic hub).
         pointed = _radiating_point(shapes, doubles, used, component)
+        if pointed is None and hub_expected and fallback is not None:
+            return -fallback[2], shapes[-fallback[2]].centre
         if pointed is None:
             return None, None
         return _engine_near(pointed, shapes, doubles), pointed

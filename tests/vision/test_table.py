@@ -285,8 +285,10 @@ def test_the_rounds_engine_makes_a_double_inside_a_line_the_hub() -> None:
     layout = group_table(tiles, round_engine=4)
     assert layout.hub is not None and layout.hub.engine_tile == 0
     assert trains_of(layout) == [((1, 2), 9, False), ((3,), 6, False)]
-    # Another round's engine changes nothing.
-    assert group_table(tiles, round_engine=7).hub is None
+    # A Mexican Train table always has a hub: told so, the page finds it without the round.
+    expected = group_table(tiles, hub_expected=True)
+    assert expected.hub is not None and expected.hub.engine_tile == 0
+    assert trains_of(expected) == trains_of(layout)
 
 
 def test_the_rounds_engine_mends_an_engine_misread_as_a_plain_tile() -> None:

@@ -301,25 +301,31 @@ def group_table(
     engine, a double with a train leaving each side in one line included, rather than
     reading the table as block dominoes."""
     hub_expected = hub_expected or round_engine is not None
-    if round_engine is not None:
-        misread = _misread_engine(tiles, round_engine)
-        if misread is not None:
-            tried = list(tiles)
-            tried[misread] = replace(
-                tiles[misread],
-                pips=(round_engine, round_engine),
-                confidence=min(tiles[misread].confidence, UNSURE_CONFIDENCE),
-            )
-            layout = _grouped(tried, hub_centre, round_engine, hub_expected)
-            as_read = _grouped(tiles, hub_centre, round_engine, hub_expected)
-            if (
-                layout.hub is not None
-                and layout.hub.engine_tile == misread
-                and len(layout.unsure) < len(as_read.unsure)
-            ):
-                return replace(layout, mended=tuple(sorted({*layout.mended, misread})))
-            return as_read
-    return _grouped(tiles, hub_centre, round_engine, hub_expected)
+    plain = _grouped(tiles, hub_centre, None, hub_expected)
+    if round_engine is None:
+        return plain
+    told = _grouped(tiles, hub_centre, round_engine, hub_expected)
+    misread = _misread_engine(tiles, round_engine)
+    if misread is not None:
+        tried = list(tiles)
+        tried[misread] = replace(
+            tiles[misread],
+            pips=(round_engine, round_engine),
+            confidence=min(tiles[misread].confidence, UNSURE_CONFIDENCE),
+        )
+        layout = _grouped(tried, hub_centre, round_engine, hub_expected)
+        if (
+            layout.hub is not None
+            and layout.hub.engine_tile == misread
+            and len(layout.unsure) < len(told.unsure)
+        ):
+            told = replace(layout, mended=tuple(sorted({*layout.mended, misread})))
+    # The game's round is taken where it reads the table at least as well as the photo alone:
+    # no more broken joints, no more tiles left out of the trains. Where the game has the
+    # round wrong (rounds played in another order, scores not entered) its double lies in a
+    # train, and a hub put there breaks joints or leaves the true engine and its trains out.
+    told_key = (len(told.unsure), len(told.loose))
+    return told if told_key <= (len(plain.unsure), len(plain.loose)) else plain
 
 
 ENGINE_MISREAD_FROM = 0.02

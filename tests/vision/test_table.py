@@ -291,6 +291,18 @@ def test_the_rounds_engine_makes_a_double_inside_a_line_the_hub() -> None:
     assert trains_of(expected) == trains_of(layout)
 
 
+def test_a_game_with_the_round_wrong_does_not_move_the_hub() -> None:
+    # The game says 12 (scores not entered, or rounds played in another order); the hub holds
+    # the 7-7 and one train ends in an open 12-12.
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3)], [(7, 12), (12, 12)], [(7, 1)]]
+    )
+    layout = group_table(tiles, round_engine=12)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [((1,), 3, False), ((2, 3), 12, True), ((4,), 1, False)]
+
+
 def test_the_rounds_engine_mends_an_engine_misread_as_a_plain_tile() -> None:
     centre = (500.0, 400.0)
     trains = [[(12, 3)], [(12, 5), (5, 5)], [(12, 1)]]

@@ -423,7 +423,8 @@ def read_table(
     """Read a photo of the whole table: the hub, the trains from it and their ends.
 
     ``round_engine`` is the engine's number when the game says which round is being played:
-    the double of it on the table is then the engine, even where the photo alone is unsure.
+    the double of it on the table is then the engine, even where the photo alone is unsure
+    (unless that reads the table worse than the photo alone: the game may have the round wrong).
     Either way the table is a Mexican Train table, so it is read as one with a hub, never as
     a line of block dominoes.
     The same limits and messages as :func:`read_photo`, and likewise no database connection is

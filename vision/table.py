@@ -3,7 +3,7 @@
 Pure geometry and rules on tiles already found and read (no model), for `python -m vision
 table` (shared/spec/vision.md, version 2):
 
-    group_table(tiles, hub_centre=None, round_engine=None) -> TableLayout
+    group_table(tiles, hub_centre=None, round_engine=None, hub_expected=False) -> TableLayout
 
 Two tiles are joined where an end of one lies against the other: end to end along a line, a
 tile's end against the side of the previous tile's last half (a train bending at the table's
@@ -293,7 +293,8 @@ def group_table(
     engine wherever it lies among the trains, even with trains leaving it in one straight
     line, which alone reads as a block line's double; and where no tile reads so, a tile
     whose likely readings include it is tried as the engine (a misread engine breaks every
-    train's first joint).
+    train's first joint). That reading is kept only where it reads the table at least as well
+    as the tiles alone (a game can have the round wrong).
 
     ``hub_expected`` says the table is a Mexican Train table, which always has a hub (as the
     referee page knows; a known round engine says so too): where no double is plainly a hub

@@ -1,6 +1,6 @@
 """Score `python -m vision table` on held-out rendered tables (never run in CI).
 
-    python -m training.score_tables [--tables 30] [--first-seed 900000000] [--threads 1]
+    python -m training.score_tables [--tables 100] [--first-seed 900000000] [--threads 1]
         [--with-set] [--with-engine]
 
 Each table (training/table_synth.py, seeds far from any a model learnt from) is drawn at
@@ -171,7 +171,7 @@ def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) ->
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--keep", type=Path, default=None, help="write the photos here")

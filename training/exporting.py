@@ -1,13 +1,15 @@
 """What every training script does once its net is trained: export it to ONNX, check the
-graph against the torch net, and record the command that made it."""
+graph against the torch net, and record the command that made it beside the model."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -59,3 +61,8 @@ def command_line(module: str, argv: Sequence[str] | None) -> str:
     """The command that ran ``module`` with ``argv`` (the process's own when None)."""
     arguments = sys.argv[1:] if argv is None else argv
     return f"python -m {module} " + " ".join(shlex.quote(argument) for argument in arguments)
+
+
+def write_sidecar(model: Path, facts: Mapping[str, Any]) -> None:
+    """The facts of how ``model`` was made, as JSON beside it (its name with ``.json``)."""
+    model.with_suffix(".json").write_text(json.dumps(facts, indent=2) + "\n")

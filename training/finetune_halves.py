@@ -17,7 +17,6 @@ the rendered validation crops; the real crops of the held-out folds are never se
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from onnx import numpy_helper
 from torch import nn
 
 from training import finder_crops_data, halves_data
-from training.exporting import command_line, export_onnx
+from training.exporting import command_line, export_onnx, write_sidecar
 from training.halves_data import NOT_A_HALF, build_set
 from training.real_crops import OUT as REAL_CROPS
 from training.real_folds import FOLD_NAMES, fold_of, parse_fold
@@ -297,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_real_after": held_after,
         "command": command_line("training.finetune_halves", argv),
     }
-    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_sidecar(args.out, sidecar)
     print(f"wrote {args.out} in {(time.monotonic() - started) / 60:.1f} min", flush=True)
     return 0
 

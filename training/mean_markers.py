@@ -21,7 +21,7 @@ import onnx
 import onnxruntime as ort
 from onnx import compose, helper
 
-from training.exporting import command_line
+from training.exporting import command_line, write_sidecar
 
 
 def mean_of(paths: Sequence[Path]) -> onnx.ModelProto:
@@ -86,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ],
         "command": command_line("training.mean_markers", argv),
     }
-    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_sidecar(args.out, sidecar)
     print(f"wrote {args.out}", flush=True)
     return 0
 

@@ -25,6 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from training.exporting import write_sidecar
 from training.scenes_data import SCENE_SIZE, Sample, build_scenes, decode_sample
 from training.score_finder import match_faces
 from vision.finding import (
@@ -499,7 +500,7 @@ def main() -> None:
         "printed_scenes": args.printed_scenes,
         "synthetic_table_validation": table_metrics,
     }
-    args.out.with_suffix(".json").write_text(json.dumps(card, indent=2) + "\n")
+    write_sidecar(args.out, card)
     print(json.dumps(card, indent=2))
 
 

@@ -12,7 +12,6 @@ change. A JSON sidecar records the command, data and validation figures.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from training import fitter_data
-from training.exporting import command_line, export_onnx
+from training.exporting import command_line, export_onnx, write_sidecar
 from training.train_halves import colour_jitter, conv_block, to_float
 from vision.fitting import CONTEXT_ACROSS, CONTEXT_ALONG, CONTEXT_SIZE
 
@@ -198,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         "validation": metrics,
         "command": command_line("training.train_fitter", argv),
     }
-    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_sidecar(args.out, sidecar)
     total = time.monotonic() - started
     print(f"wrote {args.out} in {total / 60:.1f} min", flush=True)
     return 0

@@ -13,7 +13,6 @@ sidecar next to the model records how it was made.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import multiprocessing
 import time
@@ -25,7 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from training import finder_crops_data, halves_data
-from training.exporting import command_line, export_onnx
+from training.exporting import command_line, export_onnx, write_sidecar
 from training.halves_data import (
     NOT_A_HALF,
     NUM_CLASSES,
@@ -371,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         "finder_crop_validation": finder_metrics,
         "command": command_line("training.train_halves", argv),
     }
-    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_sidecar(args.out, sidecar)
     size_kb = args.out.stat().st_size / 1024
     total = time.monotonic() - started
     print(f"wrote {args.out} ({size_kb:.0f} KB) in {total / 60:.1f} min", flush=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from training.exporting import command_line, export_onnx
+from training.exporting import command_line, export_onnx, write_sidecar
 from training.train_halves import conv_block
 from vision.markers import VIEW_CHANNELS, VIEW_SHAPE
 
@@ -228,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "validation": metrics,
         "command": command_line("training.train_markers", argv),
     }
-    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_sidecar(args.out, sidecar)
     print(f"wrote {args.out}", flush=True)
     return 0
 

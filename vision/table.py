@@ -736,6 +736,12 @@ def _find_hub(
         lone_train = len(facing) == 1 and touching == 0
         if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
             continue
+        # Tiles against both long sides: the double lies crosswise in a line, as a block
+        # game's spinner does. Trains leave an engine from its ends or across a gap, so it
+        # is a hub only where a hub is expected or other chains point at it too.
+        crosswise = (candidate, 2) in used and (candidate, 3) in used
+        if crosswise and len(facing) < 2 and not hub_expected:
+            continue
         key = (len(facing) + touching, len(facing), -candidate)
         if best is None or key > best:
             best = key

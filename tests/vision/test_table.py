@@ -95,12 +95,9 @@ def test_perfect_detections_of_a_rendered_table_give_its_exact_position(seed: in
 def test_a_rendered_block_line_gives_its_free_ends(seed: int) -> None:
     scene = table(seed, block=True)
     layout = group_table(detections(scene))
+    assert layout.hub is None
     assert layout.open_ends == scene.open_ends
     chained = {index for train in layout.trains for index in train.tiles}
-    # A spinner with tiles on all four sides is a bare engine with four trains: the same
-    # ends either way, the spinner then being the engine.
-    if layout.hub is not None and layout.hub.engine_tile is not None:
-        chained.add(layout.hub.engine_tile)
     assert chained == {index for train in scene.trains for index in train.tiles}
     assert layout.unsure == ()
 
@@ -329,7 +326,29 @@ def test_a_spinner_adds_an_end_for_each_branch() -> None:
         tile((6, 1), (c[0], c[1] - 2 * s - 2), math.pi / 2),  # from the spinner's end
     ]
     layout = group_table(tiles)
+    assert layout.hub is None
     assert layout.open_ends == (1, 2, 4)
+
+
+def test_a_double_with_tiles_on_both_long_sides_is_a_hub_only_where_one_is_expected() -> None:
+    # A spinner's line leaves it from both long sides, as a block game lays it; trains leave
+    # an engine from its ends or across a gap. At a Mexican Train table the same tiles are
+    # an engine with three trains.
+    s = 40.0
+    c = (400.0, 300.0)
+    tiles = [
+        tile((6, 6), c, math.pi / 2),
+        tile((6, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0),
+        tile((6, 4), (c[0] - 1.5 * s - 2, c[1]), 0.0),
+        tile((6, 1), (c[0], c[1] - 2 * s - 2), math.pi / 2),
+    ]
+    block = group_table(tiles)
+    assert block.hub is None
+    assert len(block.trains) == 3
+    expected = group_table(tiles, hub_expected=True)
+    assert expected.hub is not None and expected.hub.engine_tile == 0
+    assert expected.open_ends == (1, 2, 4)
+    assert sorted(train.tiles for train in expected.trains) == [(1,), (2,), (3,)]
 
 
 # --------------------------------------------------------------------------- properties

@@ -373,6 +373,13 @@ def main() -> None:
         default=0,
         help="whole tables (training.scenes_data.render_table_sample) mixed in, cut round a tile",
     )
+    parser.add_argument(
+        "--dark-table-scenes",
+        type=int,
+        default=0,
+        help="whole tables of black tiles (training.scenes_data.render_dark_table_sample) mixed"
+        " in after the other tables and cut like them",
+    )
     parser.add_argument("--val-tables", type=int, default=60)
     parser.add_argument(
         "--printed-scenes",
@@ -400,6 +407,10 @@ def main() -> None:
         print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
         train = train + build_scenes(0, args.table_scenes, kind="tables")
         val_tables = build_scenes(1_000_000, args.val_tables, kind="tables")
+    if args.dark_table_scenes:
+        print(f"rendering/loading {args.dark_table_scenes} whole tables of black tiles", flush=True)
+        train = train + build_scenes(0, args.dark_table_scenes, kind="dark tables")
+        val_tables = val_tables + build_scenes(1_000_000, 20, kind="dark tables")
     if args.printed_scenes:
         print(f"rendering/loading {args.printed_scenes} scenes with printed dominoes", flush=True)
         train = train + build_scenes(0, args.printed_scenes, kind="printed")
@@ -410,7 +421,12 @@ def main() -> None:
         load_exported_weights(net, args.start_from)
     params = sum(p.numel() for p in net.parameters())
     print(f"{params} parameters; training for {args.minutes:.0f} min", flush=True)
-    dataset = SceneSet(train, args.seed, tables=args.table_scenes, printed=args.printed_scenes)
+    dataset = SceneSet(
+        train,
+        args.seed,
+        tables=args.table_scenes + args.dark_table_scenes,
+        printed=args.printed_scenes,
+    )
     loader = torch.utils.data.DataLoader(
         dataset,
         batch_size=args.batch,
@@ -482,6 +498,7 @@ def main() -> None:
             f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
+            + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
             + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
             + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
@@ -497,6 +514,7 @@ def main() -> None:
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
         "table_scenes": args.table_scenes,
+        "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,
         "synthetic_table_validation": table_metrics,
     }

@@ -17,6 +17,7 @@ from training.scenes_data import (
     SCENE_SIZE,
     TABLE_SCENE_SIZE,
     is_low_view,
+    render_dark_table_sample,
     render_sample,
     render_table_sample,
     scene_class,
@@ -118,6 +119,25 @@ def test_a_table_scene_shows_many_small_tiles_at_the_fine_looks_size() -> None:
     assert corners[..., 0].min() >= 0 and corners[..., 0].max() < image.shape[1]
     assert corners[..., 1].min() >= 0 and corners[..., 1].max() < image.shape[0]
     assert 25 < float(np.median(_long_sides(corners))) < 110
+
+
+def _median_face_grey(data: bytes, corners: np.ndarray) -> float:
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    faces = np.zeros(image.shape, np.uint8)
+    for quad in corners:
+        cv2.fillPoly(faces, [np.round(quad).astype(np.int32)], 255)
+    return float(np.median(image[faces > 0]))
+
+
+def test_the_dark_table_scenes_are_black_tiles_and_other_tables_than_the_usual_ones() -> None:
+    medians = []
+    for seed in range(3):
+        data, corners = render_dark_table_sample(seed)
+        assert len(corners) >= 15
+        medians.append(_median_face_grey(data, corners))
+        assert data != render_table_sample(seed)[0]
+    # Black faces with a few white pips: most of each face is dark.
+    assert max(medians) < 90
 
 
 def test_the_reader_mix_draws_blank_halves_where_it_says() -> None:

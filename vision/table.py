@@ -284,8 +284,10 @@ def group_table(
 
     ``hub_centre`` (photo pixels) is where a hub detector saw the hub; without it the hub is
     the double from which the most chains start (three, or two with one not touching it),
-    else the point the free ends of three or more chains face. The engine is the double at
-    the hub's centre, if one is seen there. Without a hub, each chain is a line (block
+    else the point the free ends of three or more chains face. A double with tiles against
+    both long sides lies crosswise in a line, as a block game's spinner does, and is a hub
+    only where two more chains point at it (or a hub is expected). The engine is the double
+    at the hub's centre, if one is seen there. Without a hub, each chain is a line (block
     dominoes) with its arms from its first tile.
 
     ``round_engine`` is the number of the round's engine where the game knows it (a Mexican

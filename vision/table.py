@@ -952,8 +952,9 @@ def next_tile_outline(
     pipeline's corner order.
 
     The train's way out is from the tile before (or from the hub, for a train's first tile) to
-    that tile; a double may lie crosswise to it. None where that way is not known (a line's
-    first tile on its own) or a plain tile lies across it.
+    that tile; a double may lie crosswise to it. A line's first tile offers its free side
+    away from its arm. None where that way is not known (a line's first tile with no arm) or
+    a plain tile lies across it.
 
     ``turn`` 1 or -1: the tile where the train would turn a right angle that way (as at the
     table's edge), its first half beside that tile's last; None past a double."""
@@ -963,8 +964,19 @@ def next_tile_outline(
         before = layout.tiles[train.tiles[position - 1]]
         return _outline_beyond(here, _shape(before.corners).centre, before, turn)
     if layout.hub is None:
-        return None
+        arm = _arm_from(layout, train.tiles[position])
+        if arm is None:
+            return None
+        return _outline_beyond(here, _shape(arm.corners).centre, None, turn)
     return _outline_beyond(here, np.asarray(layout.hub.centre, np.float64), None, turn)
+
+
+def _arm_from(layout: TableLayout, root: int) -> DetectedTile | None:
+    """The second tile of a line's arm laid on ``root`` (its first tile), if it has one."""
+    for train in layout.trains:
+        if len(train.tiles) >= 2 and train.tiles[0] == root:
+            return layout.tiles[train.tiles[1]]
+    return None
 
 
 def tile_before_outline(layout: TableLayout, train: Train) -> NDArray[np.float32] | None:

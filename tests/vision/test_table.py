@@ -586,6 +586,31 @@ def test_a_lone_tile_without_a_hub_has_no_way_on() -> None:
     assert all(next_tile_outline(layout, train) is None for train in layout.trains)
 
 
+@pytest.mark.parametrize("angle", [0.0, 1.1, -2.4])
+def test_a_lines_first_double_is_looked_past_on_the_side_away_from_its_arm(angle: float) -> None:
+    # A block line's first double, crosswise, with an arm from one long side only: the tile
+    # missed against its other long side is looked for there.
+    s = 30.0
+    ux, uy = math.cos(angle), math.sin(angle)
+
+    def at(distance: float) -> tuple[float, float]:
+        return (500.0 + ux * distance * s, 400.0 + uy * distance * s)
+
+    missed = tile((5, 3), at(-1.55), angle, s)
+    seen = [
+        tile((5, 5), at(0), angle + math.pi / 2, s),
+        tile((5, 2), at(1.55), angle, s),
+        tile((2, 6), at(3.6), angle, s),
+    ]
+    layout = group_table(seen)
+    assert layout.hub is None
+    (other_side,) = [train for train in layout.trains if len(train.tiles) == 1]
+    assert other_side.end == 5
+    outline = next_tile_outline(layout, other_side)
+    assert outline is not None
+    assert outline_iou(outline, _outline(missed)) > 0.75
+
+
 def test_the_reading_laid_on_a_train_shows_its_end_and_no_tile_already_read() -> None:
     readings = [((10, 10), 0.5), ((10, 7), 0.3), ((7, 3), 0.15), ((9, 7), 0.05)]
     assert continuing_reading(readings, (7,), set()) == ((10, 7), 0.3)

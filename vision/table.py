@@ -284,9 +284,9 @@ def group_table(
 
     ``hub_centre`` (photo pixels) is where a hub detector saw the hub; without it the hub is
     the double from which the most chains start (three, or two with one not touching it),
-    else the point the free ends of three or more chains face. A double with tiles against
-    both long sides lies crosswise in a line, as a block game's spinner does, and is a hub
-    only where two more chains point at it (or a hub is expected). The engine is the double
+    else the point the free ends of three or more chains face. A double with a tile against
+    a long side lies crosswise in a line, as a block game's spinner does, and is a hub only
+    where two more chains point at it (or a hub is expected). The engine is the double
     at the hub's centre, if one is seen there. Without a hub, each chain is a line (block
     dominoes) with its arms from its first tile.
 
@@ -428,7 +428,8 @@ def _grouped(
     # (a line of one tile has two ends).
     for root in roots:
         arms = [(path, end) for path, end, _, _ in read_paths if path.tiles[0] == root]
-        for number in _root_sides(tiles[root].pips, arms, options, final)[: max(0, 2 - len(arms))]:
+        sides = _root_sides(tiles[root].pips, arms, options, final)
+        for number in sides[: _open_sides(root, len(arms), doubles, used)]:
             read_paths.append((_Path((root,), True), number, [False], None))
 
     unsure: set[int] = set()
@@ -557,6 +558,19 @@ def _best_arm(
     _, _, choices, outers, failed, side = best
     other = root_pips[0] if root_pips[1] == side else root_pips[1]
     return [0, *choices], [other, *outers], [False, *failed]
+
+
+def _open_sides(root: int, arms: int, doubles: Sequence[bool], used: set[tuple[int, int]]) -> int:
+    """How many free ends a line's first tile adds itself. The line has two ends; its arms
+    take them first. A spinner (a double with tiles against a long side and an end) carries
+    its line across, through its long sides: a long side with nothing against it is an end,
+    and its ends add ends only where branches are laid."""
+    if doubles[root]:
+        across = sum(1 for contact in (2, 3) if (root, contact) in used)
+        along = sum(1 for contact in (0, 1) if (root, contact) in used)
+        if across and along:
+            return 2 - across
+    return max(0, 2 - arms)
 
 
 def _root_sides(
@@ -738,10 +752,10 @@ def _find_hub(
         lone_train = len(facing) == 1 and touching == 0
         if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
             continue
-        # Tiles against both long sides: the double lies crosswise in a line, as a block
-        # game's spinner does. Trains leave an engine from its ends or across a gap, so it
-        # is a hub only where a hub is expected or other chains point at it too.
-        crosswise = (candidate, 2) in used and (candidate, 3) in used
+        # A tile against a long side: the double lies crosswise in a line, as a block game's
+        # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub
+        # only where a hub is expected or other chains point at it too.
+        crosswise = (candidate, 2) in used or (candidate, 3) in used
         if crosswise and len(facing) < 2 and not hub_expected:
             continue
         key = (len(facing) + touching, len(facing), -candidate)

@@ -330,7 +330,7 @@ def test_a_spinner_adds_an_end_for_each_branch() -> None:
     assert layout.open_ends == (1, 2, 4)
 
 
-def test_a_double_with_tiles_on_both_long_sides_is_a_hub_only_where_one_is_expected() -> None:
+def test_a_double_with_tiles_on_its_long_sides_is_a_hub_only_where_one_is_expected() -> None:
     # A spinner's line leaves it from both long sides, as a block game lays it; trains leave
     # an engine from its ends or across a gap. At a Mexican Train table the same tiles are
     # an engine with three trains.
@@ -349,6 +349,20 @@ def test_a_double_with_tiles_on_both_long_sides_is_a_hub_only_where_one_is_expec
     assert expected.hub is not None and expected.hub.engine_tile == 0
     assert expected.open_ends == (1, 2, 4)
     assert sorted(train.tiles for train in expected.trains) == [(1,), (2,), (3,)]
+
+
+def test_a_spinners_long_side_with_nothing_against_it_is_an_end_and_its_bare_end_is_not() -> None:
+    s = 40.0
+    c = (400.0, 300.0)
+    tiles = [
+        tile((6, 6), c, math.pi / 2),  # the spinner, across its line
+        tile((6, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0),  # its line, from one long side only
+        tile((6, 1), (c[0], c[1] - 2 * s - 2), math.pi / 2),  # a branch from one end
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    # The line's two ends (2, and the spinner's empty long side), and the branch's.
+    assert layout.open_ends == (1, 2, 6)
 
 
 # --------------------------------------------------------------------------- properties

@@ -286,9 +286,9 @@ def group_table(
     the double from which the most chains start (three, or two with one not touching it),
     else the point the free ends of three or more chains face. A double with a tile against
     a long side lies crosswise in a line, as a block game's spinner does, and is a hub only
-    where two more chains point at it (or a hub is expected). The engine is the double
-    at the hub's centre, if one is seen there. Without a hub, each chain is a line (block
-    dominoes) with its arms from its first tile.
+    where two more chains point at it (or a hub is expected and no other is found). The
+    engine is the double at the hub's centre, if one is seen there. Without a hub, each chain
+    is a line (block dominoes) with its arms from its first tile.
 
     ``round_engine`` is the number of the round's engine where the game knows it (a Mexican
     Train round): the set holds one double of it, so a tile read as that double is the
@@ -754,9 +754,10 @@ def _find_hub(
             continue
         # A tile against a long side: the double lies crosswise in a line, as a block game's
         # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub
-        # only where a hub is expected or other chains point at it too.
+        # only where other chains point at it too, or where a hub is expected and nothing
+        # else is one (the fallback below).
         crosswise = (candidate, 2) in used or (candidate, 3) in used
-        if crosswise and len(facing) < 2 and not hub_expected:
+        if crosswise and len(facing) < 2:
             continue
         key = (len(facing) + touching, len(facing), -candidate)
         if best is None or key > best:

@@ -91,6 +91,22 @@ def test_perfect_detections_of_a_rendered_table_give_its_exact_position(seed: in
     assert layout.unsure == () and layout.mended == ()
 
 
+@pytest.mark.parametrize("seed", [800_000_132, 800_000_163, 800_000_232, 800_000_306])
+def test_a_double_inside_a_train_is_not_taken_for_the_engine_where_a_hub_is_expected(
+    seed: int,
+) -> None:
+    # Tables of two trains where a double lying crosswise in one of them has the other
+    # train's end pointing at it: the engine stays the engine, at the referee page too.
+    # (Tuning tables of training.score_tables, rendered as it renders them.)
+    scene = render_table(seed)
+    assert scene.hub is not None
+    layout = group_table(detections(scene), hub_expected=True)
+    assert layout.hub is not None
+    assert layout.hub.engine_tile == scene.hub.engine_tile
+    assert trains_of(layout) == trains_of(scene)
+    assert layout.open_ends == scene.open_ends
+
+
 @pytest.mark.parametrize("seed", [25, 31, 40])
 def test_a_rendered_block_line_gives_its_free_ends(seed: int) -> None:
     scene = table(seed, block=True)

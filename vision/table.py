@@ -714,7 +714,7 @@ def _find_hub(
     component: Sequence[int],
     hub_centre: tuple[float, float] | None,
     engine_reads: Sequence[bool],
-    hub_expected: bool = False,
+    hub_expected: bool,
 ) -> tuple[int | None, np.ndarray | None]:
     """The engine's index (if seen) and the hub's centre (if there is a hub). A tile read as
     the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
@@ -759,7 +759,6 @@ def _find_hub(
         crosswise = (candidate, 2) in used or (candidate, 3) in used
         if crosswise and len(facing) < 2:
             continue
-        key = (len(facing) + touching, len(facing), -candidate)
         if best is None or key > best:
             best = key
     if known is not None and (known[0] > 0 or best is None):

@@ -114,6 +114,20 @@ class _Shape:
     long: float
     short: float
 
+    @property
+    def stride(self) -> float:
+        """A short side as measured along the tile: half its length. Seen at a slant the
+        width and the length are foreshortened differently; distances along a train are
+        foreshortened as the length is."""
+        return self.long / 2
+
+    def depth(self, contact: int) -> float:
+        """How far a contact point lies inside the tile's edge: a quarter of the length at an
+        end, half the width across a double. Seen at a slant one side is foreshortened and
+        the other not, so a touching tile's distance is judged by the sides it is measured
+        along."""
+        return self.long / 4 if contact < 2 else self.short / 2
+
     def contacts(self, double: bool) -> list[tuple[np.ndarray, np.ndarray]]:
         """Where another tile may touch this one, each with the way it faces: the middle of
         each half (its end), and for a double, its middle facing either long side (as it
@@ -157,14 +171,15 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
     for i, first in enumerate(shapes):
         for j in range(i + 1, len(shapes)):
             second = shapes[j]
-            unit = (first.short + second.short) / 2
+            unit = max(first.short + second.short, first.stride + second.stride) / 2
             if np.linalg.norm(first.centre - second.centre) > 3.5 * unit:
                 continue
             for ca, (pa, oa) in enumerate(contacts[i]):
                 for cb, (pb, ob) in enumerate(contacts[j]):
                     d = pb - pa
                     gap = float(np.linalg.norm(d))
-                    if not JOINT_RANGE[0] <= gap / unit <= JOINT_RANGE[1]:
+                    expected = first.depth(ca) + second.depth(cb)
+                    if not JOINT_RANGE[0] <= gap / expected <= JOINT_RANGE[1]:
                         continue
                     d = d / gap
                     faces_a, faces_b = float(d @ oa), float(-d @ ob)
@@ -172,7 +187,7 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
                     # One end faces the other tile, and neither turns its back on it.
                     if facing < FACING or min(faces_a, faces_b) < BACK_TURNED:
                         continue
-                    fit = abs(gap / unit - 1.0) + 2.0 * (1.0 - facing)
+                    fit = abs(gap / expected - 1.0) + 2.0 * (1.0 - facing)
                     candidates.append(_Joint(i, j, ca, cb, fit))
     candidates.sort(key=lambda joint: joint.fit)
     used: set[tuple[int, int]] = set()
@@ -306,29 +321,37 @@ def group_table(
     hub_expected = hub_expected or round_engine is not None
     plain = _grouped(tiles, hub_centre, None, hub_expected)
     if round_engine is None:
-        return plain
+        return _grouped(tiles, hub_centre, None, hub_expected, strays_loose=True)
     told = _grouped(tiles, hub_centre, round_engine, hub_expected)
-    misread = _misread_engine(tiles, round_engine)
-    if misread is not None:
+    told_tiles, told_mended = tiles, False
+    misread = None
+    for candidate in _misread_engines(tiles, round_engine):
         tried = list(tiles)
-        tried[misread] = replace(
-            tiles[misread],
+        tried[candidate] = replace(
+            tiles[candidate],
             pips=(round_engine, round_engine),
-            confidence=min(tiles[misread].confidence, UNSURE_CONFIDENCE),
+            confidence=min(tiles[candidate].confidence, UNSURE_CONFIDENCE),
         )
         layout = _grouped(tried, hub_centre, round_engine, hub_expected)
         if (
             layout.hub is not None
-            and layout.hub.engine_tile == misread
-            and len(layout.unsure) < len(told.unsure)
+            and layout.hub.engine_tile == candidate
+            and (len(layout.unsure), len(layout.loose)) < (len(told.unsure), len(told.loose))
         ):
-            told = replace(layout, mended=tuple(sorted({*layout.mended, misread})))
+            told, told_tiles, told_mended, misread = layout, tried, True, candidate
+            break
     # The game's round is taken where it reads the table at least as well as the photo alone:
     # no more broken joints, no more tiles left out of the trains. Where the game has the
     # round wrong (rounds played in another order, scores not entered) its double lies in a
     # train, and a hub put there breaks joints or leaves the true engine and its trains out.
     told_key = (len(told.unsure), len(told.loose))
-    return told if told_key <= (len(plain.unsure), len(plain.loose)) else plain
+    if told_key > (len(plain.unsure), len(plain.loose)):
+        return _grouped(tiles, hub_centre, None, hub_expected, strays_loose=True)
+    final = _grouped(told_tiles, hub_centre, round_engine, hub_expected, strays_loose=True)
+    if told_mended:
+        assert misread is not None
+        final = replace(final, mended=tuple(sorted({*final.mended, misread})))
+    return final
 
 
 ENGINE_MISREAD_FROM = 0.02
@@ -336,18 +359,32 @@ ENGINE_MISREAD_FROM = 0.02
 with at least this chance."""
 
 
-def _misread_engine(tiles: Sequence[DetectedTile], round_engine: int) -> int | None:
-    """The tile likeliest to be the round's engine misread, when no tile is read as it."""
+ENGINE_HALF_BELOW = 0.9
+"""Failing that, a tile showing the engine's number on one half is tried, likeliest first,
+when the reader was less sure of it than this: an engine half hidden under a plastic hub's
+rim reads as some other number."""
+
+
+def _misread_engines(tiles: Sequence[DetectedTile], round_engine: int) -> list[int]:
+    """The tiles that may be the round's engine misread, likeliest first, when no tile is
+    read as it."""
     engine = (round_engine, round_engine)
     if any(tile.pips == engine for tile in tiles):
-        return None
+        return []
     chances = [
         (chance, index)
         for index, tile in enumerate(tiles)
         for pips, chance in tile.alternatives
         if pips == engine and chance >= ENGINE_MISREAD_FROM
     ]
-    return max(chances)[1] if chances else None
+    if chances:
+        return [max(chances)[1]]
+    halves = [
+        (tile.confidence, index)
+        for index, tile in enumerate(tiles)
+        if round_engine in tile.pips and tile.confidence < ENGINE_HALF_BELOW
+    ]
+    return [index for _, index in sorted(halves)]
 
 
 def _grouped(
@@ -355,7 +392,10 @@ def _grouped(
     hub_centre: tuple[float, float] | None,
     round_engine: int | None,
     hub_expected: bool,
+    strays_loose: bool = False,
 ) -> TableLayout:
+    """The tiles grouped; ``strays_loose``: a lone tile by the hub that no reading joins to
+    the engine is loose (left out while readings are compared, which count broken joints)."""
     count = len(tiles)
     shapes = [_shape(tile.corners) for tile in tiles]
     doubles = [tile.pips[0] == tile.pips[1] for tile in tiles]
@@ -372,7 +412,13 @@ def _grouped(
 
     engine_reads = [round_engine is not None and tile.pips == (round_engine,) * 2 for tile in tiles]
     engine, centre = _find_hub(
-        shapes, doubles, used, component, hub_centre, engine_reads, hub_expected
+        shapes,
+        [tile.pips for tile in tiles],
+        used,
+        component,
+        hub_centre,
+        engine_reads,
+        hub_expected,
     )
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
@@ -423,6 +469,23 @@ def _grouped(
             final.setdefault(member, choice)
         gap_end = outers[path.gap - 1] if path.gap and not path.from_root else None
         read_paths.append((path, outers[-1], failed, gap_end))
+
+    if strays_loose and centre is not None and engine_number is not None:
+        # A lone tile by the hub that no reading joins to the engine is a tile laid down
+        # beside it, not a train: every train starts with the engine's number. Unless no
+        # train does, which says the engine is misread.
+        joined = any(not entry[0].from_root and not entry[2][0] for entry in read_paths)
+        strays = [
+            entry
+            for entry in read_paths
+            if joined
+            and len(entry[0].tiles) == 1
+            and not entry[0].from_root
+            and not entry[0].gap
+            and entry[2][0]
+        ]
+        read_paths = [entry for entry in read_paths if entry not in strays]
+        loose = [*loose, *(entry[0].tiles[0] for entry in strays)]
 
     # A line's first tile offers its numbers on every side no arm is laid against, up to two
     # (a line of one tile has two ends).
@@ -635,7 +698,7 @@ def _bridged(
         ends = _free_ends(last, shapes[last], doubles[last], used)
         for p, piece in enumerate(pieces):
             first = piece.tiles[0]
-            unit = (shapes[last].short + shapes[first].short) / 2
+            unit = (shapes[last].stride + shapes[first].stride) / 2
             for point, outward in ends:
                 for other, facing_back in _free_ends(first, shapes[first], doubles[first], used):
                     towards = other - point
@@ -709,7 +772,7 @@ def _turn(came_from: np.ndarray | None, here: np.ndarray, there: np.ndarray) -> 
 
 def _find_hub(
     shapes: Sequence[_Shape],
-    doubles: Sequence[bool],
+    pips: Sequence[Pips],
     used: set[tuple[int, int]],
     component: Sequence[int],
     hub_centre: tuple[float, float] | None,
@@ -720,6 +783,7 @@ def _find_hub(
     the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
     double is a hub."""
     count = len(shapes)
+    doubles = [a == b for a, b in pips]
     if hub_centre is not None:
         given = np.asarray(hub_centre, np.float64)
         return _engine_near(given, shapes, doubles), given
@@ -731,15 +795,16 @@ def _find_hub(
             continue
         centre = shapes[candidate].centre
         # Chains starting here: other chains whose free end faces it, and tiles against it.
-        facing = {
-            component[i]
+        facing_tiles = [
+            i
             for i in range(count)
             if component[i] != component[candidate]
             and any(
-                _facing(point, outward, centre, shapes[i].short)
+                _facing(point, outward, centre, shapes[i].stride)
                 for point, outward in _free_ends(i, shapes[i], doubles[i], used)
             )
-        }
+        ]
+        facing = {component[i] for i in facing_tiles}
         touching = _branches_at(candidate, used, doubles)
         key = (len(facing) + touching, len(facing), -candidate)
         if key[0] > 0 and (fallback is None or key > fallback):
@@ -749,7 +814,13 @@ def _find_hub(
         # Two tiles against a double and nothing else is a double inside a line. One chain
         # pointing at a double across a gap, nothing against it, is a hub's only train: a
         # line's tiles lie against its first double.
-        lone_train = len(facing) == 1 and touching == 0
+        # That train starts with the double's number (else it is a line's end pointing
+        # at a double laid down near it).
+        lone_train = (
+            len(facing) == 1
+            and touching == 0
+            and any(pips[candidate][0] in pips[i] for i in facing_tiles)
+        )
         if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
             continue
         # A tile against a long side: the double lies crosswise in a line, as a block game's
@@ -804,7 +875,7 @@ def _radiating_point(
         for point, outward in _free_ends(i, shape, doubles[i], used):
             points.append(point)
             ways.append(outward)
-            units.append(shape.short)
+            units.append(shape.stride)
             owners.append(component[i])
     if len(set(owners)) < RADIATING_CHAINS:
         return None
@@ -867,7 +938,7 @@ def _hub_start(
         i
         for i in members
         if any(
-            _facing(point, outward, centre, shapes[i].short)
+            _facing(point, outward, centre, shapes[i].stride)
             for point, outward in _free_ends(i, shapes[i], doubles[i], used)
         )
     ]
@@ -879,7 +950,9 @@ def _first_tile(
     members: Sequence[int], neighbours: Sequence[Sequence[int]], doubles: Sequence[bool]
 ) -> int:
     """A line's first tile: a spinner (a double with three or four tiles against it), else
-    the double nearest the line's middle, else its middle tile."""
+    the double nearest the line's middle, else its middle tile. A double at each end of a
+    line could each be the first tile with one arm; neither is more likely, and the line is
+    read from its middle, each end an open double."""
     spinners = [i for i in members if doubles[i] and len(neighbours[i]) >= 3]
     if spinners:
         return spinners[0]
@@ -887,6 +960,8 @@ def _first_tile(
     order = _longest_path(ends[0], neighbours)
     middle = (len(order) - 1) / 2
     line_doubles = [step for step, i in enumerate(order) if doubles[i]]
+    if len(order) > 1 and line_doubles == [0, len(order) - 1]:
+        line_doubles = []
     if line_doubles:
         return order[min(line_doubles, key=lambda step: (abs(step - middle), step))]
     return order[int(math.floor(middle))]

@@ -332,6 +332,27 @@ def test_the_rounds_engine_mends_an_engine_misread_as_a_plain_tile() -> None:
     assert group_table(without_engine, round_engine=12).tiles[0].pips == (12, 3)
 
 
+def test_the_rounds_engine_mends_an_engine_half_hidden_under_the_hub() -> None:
+    # One half of the engine read as some other number, the double not among its readings:
+    # where the game knows the engine, the unsure tile showing its number is the engine.
+    centre = (500.0, 400.0)
+    trains = [[(7, 3), (3, 8)], [(7, 5), (5, 5)], [(7, 1)], [(7, 0), (0, 4)]]
+    engine = tile((7, 2), centre, 0.4, 30.0, confidence=0.6, alternatives=(((7, 1), 0.2),))
+    layout = group_table([engine, *_hub_layout(centre, trains)], round_engine=7)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert layout.tiles[0].pips == (7, 7) and layout.mended == (0,)
+    assert layout.tiles[0].confidence <= UNSURE_CONFIDENCE
+    assert layout.open_ends == (1, 4, 5, 8) and layout.loose == ()
+    # Without the game it is a tile the player is shown, not the engine.
+    assert group_table([engine, *_hub_layout(centre, trains)]).loose == (0,)
+    # With the engine not seen at all, a train's unsure first tile stays in its train.
+    tiles = _hub_layout(centre, trains)
+    tiles[0] = replace(tiles[0], confidence=0.6)
+    layout = group_table(tiles, round_engine=7)
+    assert layout.tiles[0].pips == (7, 3) and layout.mended == ()
+    assert layout.open_ends == (1, 4, 5, 8)
+
+
 def test_a_spinner_adds_an_end_for_each_branch() -> None:
     s = 40.0
     c = (400.0, 300.0)
@@ -487,6 +508,21 @@ def test_a_hub_with_only_one_train_so_far_is_still_a_hub() -> None:
     assert layout.open_ends == (9,)
 
 
+def test_a_lines_end_pointing_at_a_double_laid_down_near_it_makes_no_hub() -> None:
+    # A hub's only train starts with the engine's number; a line's end tile without it that
+    # happens to point at a double lying a slot's gap away is still a line's end.
+    s = 30.0
+    tiles = [
+        tile((5, 2), (100, 300), 0.0, s),
+        tile((2, 6), (100 + 2 * s + 2, 300), 0.0, s),
+        tile((6, 1), (100 + 4 * s + 4, 300), 0.0, s),
+        tile((9, 9), (100 + 7.2 * s + 4, 300), 0.3, s),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert layout.open_ends == (1, 5) and layout.loose == (3,)
+
+
 def test_a_line_with_tiles_against_one_side_of_its_first_double_stays_a_line() -> None:
     # Block dominoes after two plays: the tiles lie against the double, so it is no hub.
     s = 40.0
@@ -519,6 +555,70 @@ def test_a_bend_seen_at_a_slant_still_joins_the_train() -> None:
     assert layout.hub is None
     assert sorted({index for train in layout.trains for index in train.tiles}) == [0, 1, 2]
     assert layout.open_ends == (1, 4) and layout.loose == ()
+
+
+def _squashed(tiles: Sequence[DetectedTile], factor: float, middle: float) -> list[DetectedTile]:
+    """The tiles as a camera at a slant sees them: distances up the photo shortened."""
+    return [
+        replace(
+            t, corners=tuple((x, int(round(middle + (y - middle) * factor))) for x, y in t.corners)
+        )
+        for t in tiles
+    ]
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.7, 0.55])
+def test_a_table_seen_at_a_slant_reads_every_train(factor: float) -> None:
+    # Seen at a slant, a tile lying across the view looks long and thin and one lying along
+    # it short and wide: tiles touching end to end still touch, whatever the tile's width.
+    centre = (500.0, 400.0)
+    trains = [
+        [(7, 3), (3, 8), (8, 2)],
+        [(7, 5), (5, 1)],
+        [(7, 1), (1, 4), (4, 4)],
+        [(7, 0), (0, 6)],
+    ]
+    tiles = [tile((7, 7), centre, 0.4, 30.0)] + _hub_layout(centre, trains)
+    layout = group_table(_squashed(tiles, factor, centre[1]))
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [
+        ((1, 2, 3), 2, False),
+        ((4, 5), 1, False),
+        ((6, 7, 8), 4, True),
+        ((9, 10), 6, False),
+    ]
+
+
+def test_a_tile_laid_down_by_the_hub_that_no_train_can_start_with_is_loose() -> None:
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4, 30.0)] + _hub_layout(
+        centre, [[(7, 3), (3, 8)], [(7, 5)], [(7, 1)], [], [(2, 2)]]
+    )
+    for engine in (None, 7):
+        layout = group_table(tiles, round_engine=engine)
+        assert trains_of(layout) == [((1, 2), 8, False), ((3,), 5, False), ((4,), 1, False)]
+        assert layout.loose == (5,) and layout.open_ends == (1, 5, 8)
+        assert layout.unsure == ()
+
+
+def test_a_line_with_a_double_at_each_end_has_two_open_doubles() -> None:
+    # Either double could have been laid first; neither is likelier, so both ends are read
+    # as the open doubles a line from its middle tile leaves.
+    s = 30.0
+    pips = [(6, 6), (6, 2), (2, 11), (11, 0), (0, 13), (13, 13)]
+    tiles, x = [], 100.0
+    for k, p in enumerate(pips):
+        double = p[0] == p[1]
+        if k:
+            x += (0.5 if pips[k - 1][0] == pips[k - 1][1] else 1.0) * s + 2
+            x += (0.5 if double else 1.0) * s
+        tiles.append(tile(p, (x, 300.0), math.pi / 2 if double else 0.0, s))
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert sorted((train.end, train.open_double) for train in layout.trains) == [
+        (6, True),
+        (13, True),
+    ]
 
 
 # --------------------------------------------------------------------------- the next tile

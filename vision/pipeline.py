@@ -527,6 +527,10 @@ def _where_trains_go_on(
     for train in layout.trains:
         last = len(train.tiles) - 1
         places: list[tuple[int, tuple[int, ...]]] = [(last, (train.end,))]
+        if last > 0 and _slid_onto(layout, train.tiles[last], train.tiles[last - 1]):
+            # A double lying well over the tile before it is an outline slid across that
+            # tile's joint with the next: the next is looked for past that tile.
+            places.append((last - 1, (layout.tiles[train.tiles[last]].pips[0],)))
         if train.unseen is not None:
             places.append((train.unseen[0] - 1, (train.unseen[1],)))
         inner = inner_numbers(layout, train)
@@ -548,6 +552,15 @@ def _where_trains_go_on(
                 if outline is not None and _inside(outline * photo.scale, photo.pixels.shape):
                     wanted.append((len(looked), ends, outline * photo.scale))
     return wanted
+
+
+def _slid_onto(layout: TableLayout, double: int, before: int) -> bool:
+    pips = layout.tiles[double].pips
+    if pips[0] != pips[1]:
+        return False
+    outline = np.asarray(layout.tiles[double].corners, np.float32)
+    under = np.asarray(layout.tiles[before].corners, np.float32)
+    return covered_share(outline, [under]) >= SLID_DOUBLE_SHARE
 
 
 def best_fitting_reads(
@@ -574,7 +587,8 @@ def best_fitting_reads(
 def laid_on_table(tiles: list[DetectedTile], new: DetectedTile) -> list[DetectedTile]:
     """The tiles with ``new`` added, unless a tile read shows its pips, or it lies more than
     BEYOND_COVERED on tiles read; those it may replace when it is at least BEYOND_REPLACES sure
-    and surer than each (an outline the finder slid half onto the next tile)."""
+    and surer than each (an outline the finder slid half onto the next tile), or when each is
+    a double of a number it shows (an outline slid across a joint)."""
     if new.pips in {tile.pips for tile in tiles}:
         return tiles
     outline = np.asarray(new.corners, np.float32)
@@ -587,9 +601,15 @@ def laid_on_table(tiles: list[DetectedTile], new: DetectedTile) -> list[Detected
         if covered_share(other, [outline]) > BEYOND_COVERED
     }
     rest = [other for number, other in enumerate(outlines) if number not in under]
+    # An outline slid across a joint shows the number on both sides of it: a double of a
+    # number the new tile shows, which the reader may be as sure of as of a real tile.
+    slid_across = all(
+        tiles[number].pips[0] == tiles[number].pips[1] and tiles[number].pips[0] in new.pips
+        for number in under
+    )
     if (
         new.confidence < BEYOND_REPLACES
-        or any(tiles[number].confidence >= new.confidence for number in under)
+        or (not slid_across and any(tiles[number].confidence >= new.confidence for number in under))
         or covered_share(outline, rest) > BEYOND_COVERED
     ):
         return tiles

@@ -18,6 +18,8 @@ from vision_scenes import table as green_table
 import vision.pipeline
 from training.score_tables import match
 from training.table_synth import TableScene, render_table
+from vision.decode import Photo
+from vision.geometry import outline_iou
 from vision.halves import TileRead
 from vision.models import ModelSet
 from vision.pipeline import (
@@ -27,6 +29,7 @@ from vision.pipeline import (
     counted_on_table,
     laid_on_table,
 )
+from vision.table import TableLayout, Train
 from vision.types import DetectedTile
 
 SEED = 800_000_000  # a tuning table with two long straight trains
@@ -178,6 +181,31 @@ def test_a_sure_tile_read_on_replaces_an_outline_slid_half_onto_it() -> None:
     sure = _lying((8, 2), 264, 0.95)
     assert laid_on_table(train, sure) == [*train[:2], sure]
     assert laid_on_table(train, replace(sure, confidence=0.85)) is train  # not sure enough
+
+
+def test_a_tile_read_on_replaces_a_double_outlined_across_its_joint_however_sure() -> None:
+    # The finder outlined the 3 half of the 8-3 and the 3 half of the 3-5 as one tile, and the
+    # reader is sure it is the 3-3: the 8-3 read on past the 7-8 replaces it.
+    across = _lying((3, 3), 223, 0.99)
+    train = [_lying((7, 8), 100), across]
+    sure = _lying((8, 3), 182, 0.95)
+    assert laid_on_table(train, sure) == [train[0], sure]
+    # A double of another number is a tile of its own: only a surer read replaces it.
+    other = replace(across, pips=(6, 6))
+    assert laid_on_table([train[0], other], sure) == [train[0], other]
+
+
+def test_past_a_double_slid_over_the_tile_before_it_that_tile_is_read_on_from() -> None:
+    # The train's last outline is a 3-3 lying half over the 8-3 before it: the finder slid it
+    # across the joint of the 8-3 and a 3-5 it missed. The 3-5 is looked for past the 8-3.
+    tiles = (_lying((7, 8), 100), _lying((8, 3), 182), _lying((3, 3), 223, 0.99))
+    layout = TableLayout(tiles, None, (Train((0, 1, 2), 3, True, 0.95),), (3,), (), (), ())
+    photo = Photo(np.zeros((400, 600, 3), np.uint8), 600, 400)
+    wanted = vision.pipeline._where_trains_go_on(layout, set(), photo)
+    past_the_8_3 = np.asarray(_lying((3, 5), 264).corners, np.float32)
+    assert any(
+        ends == (3,) and outline_iou(outline, past_the_8_3) > 0.7 for _, ends, outline in wanted
+    )
 
 
 def test_the_read_kept_for_a_place_fits_the_train_and_is_the_surest() -> None:

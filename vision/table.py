@@ -414,6 +414,7 @@ def _grouped(
     engine, centre = _find_hub(
         shapes,
         [tile.pips for tile in tiles],
+        neighbours,
         used,
         component,
         hub_centre,
@@ -773,6 +774,7 @@ def _turn(came_from: np.ndarray | None, here: np.ndarray, there: np.ndarray) -> 
 def _find_hub(
     shapes: Sequence[_Shape],
     pips: Sequence[Pips],
+    neighbours: Sequence[Sequence[int]],
     used: set[tuple[int, int]],
     component: Sequence[int],
     hub_centre: tuple[float, float] | None,
@@ -790,6 +792,7 @@ def _find_hub(
     best: tuple[int, int, int] | None = None
     known: tuple[int, int, int] | None = None
     fallback: tuple[int, int, int] | None = None
+    lengthwise: tuple[int, int, int] | None = None
     for candidate in range(count):
         if not doubles[candidate]:
             continue
@@ -821,13 +824,21 @@ def _find_hub(
             and touching == 0
             and any(pips[candidate][0] in pips[i] for i in facing_tiles)
         )
+        crosswise = (candidate, 2) in used or (candidate, 3) in used
+        ends_taken = (candidate, 0) in used and (candidate, 1) in used
+        if (
+            not crosswise
+            and ends_taken
+            and all(pips[candidate][0] in pips[i] for i in neighbours[candidate])
+        ):
+            if lengthwise is None or key > lengthwise:
+                lengthwise = key
         if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
             continue
         # A tile against a long side: the double lies crosswise in a line, as a block game's
         # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub
         # only where other chains point at it too, or where a hub is expected and nothing
         # else is one (the fallback below).
-        crosswise = (candidate, 2) in used or (candidate, 3) in used
         if crosswise and len(facing) < 2:
             continue
         if best is None or key > best:
@@ -838,6 +849,11 @@ def _find_hub(
         # No engine seen as the start of chains: the hub may still be where three or more
         # chains point (an engine the finder missed, or one standing in a plastic hub).
         pointed = _radiating_point(shapes, doubles, used, component)
+        if pointed is None and lengthwise is not None:
+            # A chain off each end of a double laid lengthwise, and no other hub: doubles
+            # inside a line lie crosswise, and trains leave a bare engine from any side, its
+            # ends too.
+            return -lengthwise[2], shapes[-lengthwise[2]].centre
         if pointed is None and hub_expected and fallback is not None:
             return -fallback[2], shapes[-fallback[2]].centre
         if pointed is None:

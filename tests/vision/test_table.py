@@ -523,6 +523,24 @@ def test_a_lines_end_pointing_at_a_double_laid_down_near_it_makes_no_hub() -> No
     assert layout.open_ends == (1, 5) and layout.loose == (3,)
 
 
+def test_a_bare_engine_with_a_train_off_each_end_is_a_hub_without_the_game() -> None:
+    # Round a bare engine the trains leave from any side, its ends too; a line's doubles lie
+    # crosswise. So a double laid lengthwise with a train off each end is the engine.
+    s = 30.0
+    tiles = [
+        tile((4, 4), (300, 300), 0.0, s),
+        tile((4, 2), (300 + 2 * s + 2, 300), 0.0, s),
+        tile((2, 6), (300 + 4 * s + 4, 300), 0.0, s),
+        tile((4, 1), (300 - 2 * s - 2, 300), 0.0, s),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [((1, 2), 6, False), ((3,), 1, False)]
+    # A tile misread as a double inside a line, its neighbours without its number, is not.
+    misread = [replace(tiles[0], pips=(5, 5)), *tiles[1:]]
+    assert group_table(misread).hub is None
+
+
 def test_a_line_with_tiles_against_one_side_of_its_first_double_stays_a_line() -> None:
     # Block dominoes after two plays: the tiles lie against the double, so it is no hub.
     s = 40.0

@@ -35,8 +35,9 @@ from vision.types import DetectedTile
 
 Pips = tuple[int, int]
 
-# Where two touching tiles' contact points lie apart, in short sides: one, give or take the
-# gaps players leave and a finder's loose outlines.
+# Where two touching tiles' contact points lie apart, as a share of what the two tiles' own
+# sides along that way make it (_Shape.depth): one, give or take the gaps players leave and a
+# finder's loose outlines.
 JOINT_RANGE = (0.6, 1.45)
 # How straight one tile's end must face the other (cosine of the angle).
 FACING = 0.88
@@ -44,8 +45,9 @@ FACING = 0.88
 # the next tile's end lies against the side of the last half, a little behind its end.
 BACK_TURNED = -0.45
 # A chain starts from the hub when its first tile's free end faces the hub's centre from at
-# most this many short sides away (a plastic hub's slots lie about three out, the trains
-# round a bare engine closer; a hand laid down lies farther off).
+# most this many half tile lengths away (_Shape.stride: a short side, seen from straight
+# above; a plastic hub's slots lie about three out, the trains round a bare engine closer; a
+# hand laid down lies farther off).
 HUB_REACH = 5.5
 HUB_FACING = 0.8
 # An unsure tile's confidence is at most this, so that the app asks the player to check it.
@@ -309,9 +311,15 @@ def group_table(
     Train round): the set holds one double of it, so a tile read as that double is the
     engine wherever it lies among the trains, even with trains leaving it in one straight
     line, which alone reads as a block line's double; and where no tile reads so, a tile
-    whose likely readings include it is tried as the engine (a misread engine breaks every
-    train's first joint). That reading is kept only where it reads the table at least as well
+    whose likely readings include it is tried as the engine, or failing that each unsure
+    tile showing its number (ENGINE_HALF_BELOW; a misread engine breaks every train's first
+    joint). That reading is kept only where it reads the table at least as well
     as the tiles alone (a game can have the round wrong).
+
+    A double laid lengthwise with a chain off each end that starts with its number is the
+    engine where nothing else is a hub (doubles inside a line lie crosswise; trains leave a
+    bare engine from any side). A lone tile by the hub that no reading joins to the engine is
+    loose, not a train, where other trains start with the engine's number.
 
     ``hub_expected`` says the table is a Mexican Train table, which always has a hub (as the
     referee page knows; a known round engine says so too): where no double is plainly a hub
@@ -674,7 +682,7 @@ def _components(neighbours: Sequence[Sequence[int]]) -> list[int]:
 
 
 # A chain not seen to start at the hub continues a train whose free end faces it from at most
-# this many short sides away: one to three tiles the finder missed lie between. A lone tile
+# this many half tile lengths away: one to three tiles the finder missed lie between. A lone tile
 # continues one only across a single missing tile: farther off it is more likely a tile laid
 # down by a player.
 BRIDGE_REACH = 7.0

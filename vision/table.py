@@ -327,9 +327,9 @@ def group_table(
     engine, a double with a train leaving each side in one line included, rather than
     reading the table as block dominoes."""
     hub_expected = hub_expected or round_engine is not None
-    plain = _grouped(tiles, hub_centre, None, hub_expected)
     if round_engine is None:
         return _grouped(tiles, hub_centre, None, hub_expected, strays_loose=True)
+    plain = _grouped(tiles, hub_centre, None, hub_expected)
     told = _grouped(tiles, hub_centre, round_engine, hub_expected)
     told_tiles, told_mended = tiles, False
     misread = None

@@ -35,6 +35,7 @@ from vision.markers import train_markers, with_markers
 from vision.models import FoundTileLike, ModelSet, TileFinderLike, TileReadLike
 from vision.rectify import rectify_tiles
 from vision.table import (
+    ACROSS,
     TableLayout,
     continuing_reading,
     group_table,
@@ -106,6 +107,12 @@ offers inwards is looked for the same way (7 more tiles found on the tuning tabl
 Chosen on the 120 rendered tuning tables (seeds 800,000,000 on): whole positions 80 -> 95, the
 same from 0.3 to 0.7 sure and from 0.7 to 0.97 replacing; looking round bends too, 100 -> 101
 (after TABLE_TILE_SURENESS); see models/MODEL_CARD.md."""
+
+SEEN_EMPTY = 0.1
+"""A place read on at, as guessed and as fitted, where the reader and the face-down check are
+both times less sure than this that a face-up tile lies, shows none: a train whose end is
+looked past there ends there, and no chain farther on is taken for its continuation across
+tiles not seen (vision.table's seen_empty)."""
 
 TABLE_TILE_SURENESS = 0.05
 """On a table photo a tile read less surely than this is not counted but hinted. A hand laid
@@ -304,13 +311,17 @@ class HandReader:
         # Backs and slid outlines are set aside before reading on, so nothing is looked for
         # past them, and again after it.
         counted, doubted = counted_on_table(reading.tiles)
-        counted, doubted_after = counted_on_table(
-            self._read_on(photo, counted, max_pips, round_engine, hub_expected)
-        )
+        read_on, seen_empty = self._read_on(photo, counted, max_pips, round_engine, hub_expected)
+        counted, doubted_after = counted_on_table(read_on)
         hinted = (tile.corners for tile in (*doubted, *doubted_after))
         hints = (*reading.hints, *hinted)[:MAX_HINTS]
         reading = replace(reading, tiles=tuple(counted), hints=hints)
-        layout = group_table(reading.tiles, round_engine=round_engine, hub_expected=hub_expected)
+        layout = group_table(
+            reading.tiles,
+            round_engine=round_engine,
+            hub_expected=hub_expected,
+            seen_empty=seen_empty,
+        )
         markers = train_markers(photo.pixels, photo.scale, layout, self.models.marker_check)
         layout = with_markers(layout, markers)
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
@@ -323,16 +334,17 @@ class HandReader:
         max_pips: int | None,
         round_engine: int | None = None,
         hub_expected: bool = False,
-    ) -> list[DetectedTile]:
-        """The tiles, with those found where the trains go on (BEYOND_FACE_UP and after)."""
+    ) -> tuple[list[DetectedTile], list[NDArray[np.float32]]]:
+        """The tiles, with those found where the trains go on (BEYOND_FACE_UP and after), and
+        the outlines (photo pixels) looked at there that show no tile (SEEN_EMPTY)."""
         tiles = list(tiles)
         looked: set[_Place] = set()
+        seen_empty: list[NDArray[np.float32]] = []
         for _ in range(BEYOND_ROUNDS):
-            wanted = _where_trains_go_on(
-                group_table(tiles, round_engine=round_engine, hub_expected=hub_expected),
-                looked,
-                photo,
+            layout = group_table(
+                tiles, round_engine=round_engine, hub_expected=hub_expected, seen_empty=seen_empty
             )
+            wanted = _where_trains_go_on(layout, looked, photo)
             if not wanted:
                 break
             quads = [outline for _, _, outline in wanted]
@@ -342,6 +354,11 @@ class HandReader:
             reads = self.models.half_reader.read(crops, max_pips)
             face_up = self._face_up(crops, reads)
             # Each outline was read as guessed, and as fitted to the face it lies on.
+            # A place shows no tile where every guess there, as guessed and as fitted, does.
+            tiled = {
+                wanted[k % len(wanted)][0] for k in range(len(quads)) if face_up[k] >= SEEN_EMPTY
+            }
+            seen_empty += [outline / photo.scale for p, _, outline in wanted if p not in tiled]
             places = [wanted[index % len(wanted)][:2] for index in range(len(quads))]
             found = best_fitting_reads(places, reads, face_up, {tile.pips for tile in tiles})
             laid = tiles
@@ -351,7 +368,7 @@ class HandReader:
             if laid is tiles:
                 break  # nothing new to read on from
             tiles = laid
-        return tiles
+        return tiles, seen_empty
 
     def _read_decoded(
         self, photo: Photo, max_pips: int | None, started: float, whole_table: bool = False
@@ -546,7 +563,7 @@ def _where_trains_go_on(
             if after < 0:
                 guesses = [tile_before_outline(layout, train)]
             else:
-                turns = (0, 1, -1) if after == last else (0,)
+                turns = (0, 1, -1, ACROSS) if after == last else (0, ACROSS)
                 guesses = [next_tile_outline(layout, train, after, turn) for turn in turns]
             for outline in guesses:
                 if outline is not None and _inside(outline * photo.scale, photo.pixels.shape):

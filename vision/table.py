@@ -22,6 +22,7 @@ the pipeline to look there again.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from collections.abc import Sequence
@@ -296,6 +297,7 @@ def group_table(
     hub_centre: tuple[float, float] | None = None,
     round_engine: int | None = None,
     hub_expected: bool = False,
+    seen_empty: Sequence[NDArray[np.float32]] = (),
 ) -> TableLayout:
     """Group read tiles into the table's hub, trains, free ends and loose tiles.
 
@@ -325,12 +327,17 @@ def group_table(
     referee page knows; a known round engine says so too): where no double is plainly a hub
     and no three chains point at one place, the double most chains start at is taken for the
     engine, a double with a train leaving each side in one line included, rather than
-    reading the table as block dominoes."""
+    reading the table as block dominoes.
+
+    ``seen_empty``: outlines (photo pixels) where the photo was looked at and shows no tile. A
+    train whose end is looked past there was seen to end: no chain farther on continues it
+    across tiles not seen."""
     hub_expected = hub_expected or round_engine is not None
+    group = functools.partial(_grouped, hub_centre=hub_centre, seen_empty=seen_empty)
     if round_engine is None:
-        return _grouped(tiles, hub_centre, None, hub_expected, strays_loose=True)
-    plain = _grouped(tiles, hub_centre, None, hub_expected)
-    told = _grouped(tiles, hub_centre, round_engine, hub_expected)
+        return group(tiles, round_engine=None, hub_expected=hub_expected, strays_loose=True)
+    plain = group(tiles, round_engine=None, hub_expected=hub_expected)
+    told = group(tiles, round_engine=round_engine, hub_expected=hub_expected)
     told_tiles, told_mended = tiles, False
     misread = None
     for candidate in _misread_engines(tiles, round_engine):
@@ -340,7 +347,7 @@ def group_table(
             pips=(round_engine, round_engine),
             confidence=min(tiles[candidate].confidence, UNSURE_CONFIDENCE),
         )
-        layout = _grouped(tried, hub_centre, round_engine, hub_expected)
+        layout = group(tried, round_engine=round_engine, hub_expected=hub_expected)
         if (
             layout.hub is not None
             and layout.hub.engine_tile == candidate
@@ -354,8 +361,10 @@ def group_table(
     # train, and a hub put there breaks joints or leaves the true engine and its trains out.
     told_key = (len(told.unsure), len(told.loose))
     if told_key > (len(plain.unsure), len(plain.loose)):
-        return _grouped(tiles, hub_centre, None, hub_expected, strays_loose=True)
-    final = _grouped(told_tiles, hub_centre, round_engine, hub_expected, strays_loose=True)
+        return group(tiles, round_engine=None, hub_expected=hub_expected, strays_loose=True)
+    final = group(
+        told_tiles, round_engine=round_engine, hub_expected=hub_expected, strays_loose=True
+    )
     if told_mended:
         assert misread is not None
         final = replace(final, mended=tuple(sorted({*final.mended, misread})))
@@ -400,6 +409,7 @@ def _grouped(
     hub_centre: tuple[float, float] | None,
     round_engine: int | None,
     hub_expected: bool,
+    seen_empty: Sequence[NDArray[np.float32]] = (),
     strays_loose: bool = False,
 ) -> TableLayout:
     """The tiles grouped; ``strays_loose``: a lone tile by the hub that no reading joins to
@@ -431,7 +441,9 @@ def _grouped(
     )
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
-        paths, loose = _hub_paths(groups, engine, centre, neighbours, shapes, doubles, used)
+        paths, loose = _hub_paths(
+            groups, engine, centre, neighbours, shapes, doubles, used, seen_empty
+        )
     else:
         paths, loose, roots = _line_paths(groups, neighbours, shapes, doubles)
 
@@ -549,6 +561,7 @@ def _hub_paths(
     shapes: Sequence[_Shape],
     doubles: Sequence[bool],
     used: set[tuple[int, int]],
+    seen_empty: Sequence[NDArray[np.float32]],
 ) -> tuple[list[_Path], list[int]]:
     """The trains from a hub, and the loose tiles."""
     paths: list[_Path] = []
@@ -562,7 +575,7 @@ def _hub_paths(
         start, linked = _hub_start(members, shapes, centre, used, doubles)
         walked = _walk(start, set(), neighbours, shapes, from_root=False)
         paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
-    paths = _bridged(paths, shapes, doubles, used)
+    paths = _bridged(paths, shapes, doubles, used, seen_empty)
     # A lone tile neither facing the hub nor lying on from a train is not part of one.
     lone = [path for path in paths if not path.linked and not path.gap and len(path.tiles) == 1]
     return [path for path in paths if path not in lone], [path.tiles[0] for path in lone]
@@ -690,15 +703,26 @@ BRIDGE_REACH_LONE = 3.6
 BRIDGE_FACING = 0.9
 
 
+def _inside_outline(point: np.ndarray, outline: NDArray[np.float32]) -> bool:
+    """Whether ``point`` lies inside the convex four-cornered ``outline``."""
+    corners = np.asarray(outline, np.float64).reshape(4, 2)
+    edges = np.roll(corners, -1, axis=0) - corners
+    to_point = point - corners
+    turns = edges[:, 0] * to_point[:, 1] - edges[:, 1] * to_point[:, 0]
+    return bool(np.all(turns >= 0) or np.all(turns <= 0))
+
+
 def _bridged(
     paths: Sequence[_Path],
     shapes: Sequence[_Shape],
     doubles: Sequence[bool],
     used: set[tuple[int, int]],
+    seen_empty: Sequence[NDArray[np.float32]] = (),
 ) -> list[_Path]:
     """Trains with a gap mended: a chain not seen to start at the hub, lying straight on
     from a train's free end, is that train's continuation (with the tiles between not seen),
-    the nearest first. The train is then believed less, as its link was not seen."""
+    the nearest first, unless the photo was seen to show no tile just past that end. The
+    train is then believed less, as its link was not seen."""
     trains = [path for path in paths if path.linked and not path.from_root]
     pieces = [path for path in paths if not path.linked and not path.from_root]
     offers: list[tuple[float, int, int]] = []
@@ -716,9 +740,12 @@ def _bridged(
                     if not unit * JOINT_RANGE[1] < distance <= reach * unit:
                         continue
                     towards /= distance
+                    # The next tile's middle lies one and a half half-lengths on.
+                    next_middle = point + outward * 1.5 * unit
                     if (
                         towards @ outward >= BRIDGE_FACING
                         and -towards @ facing_back >= BRIDGE_FACING
+                        and not any(_inside_outline(next_middle, o) for o in seen_empty)
                     ):
                         offers.append((distance / unit, t, p))
     offers.sort()
@@ -1054,6 +1081,8 @@ def _engine_number(
 
 # Where a train's next tile would lie, its near end this many short sides beyond the last
 # tile's free end (players leave small gaps; the outline fitter closes the rest).
+ACROSS = 2
+"""``turn`` for the double laid crosswise on a train's tile (next_tile_outline)."""
 NEXT_TILE_GAP = 0.05
 
 
@@ -1070,7 +1099,8 @@ def next_tile_outline(
     a plain tile lies across it.
 
     ``turn`` 1 or -1: the tile where the train would turn a right angle that way (as at the
-    table's edge), its first half beside that tile's last; None past a double."""
+    table's edge), its first half beside that tile's last; ACROSS: a double laid crosswise on
+    it; None past a double."""
     position = after % len(train.tiles)
     here = layout.tiles[train.tiles[position]]
     if position >= 1:
@@ -1135,7 +1165,13 @@ def _outline_beyond(
             length = apart - NEXT_TILE_GAP * last.short
             reach = apart - length / 2 - NEXT_TILE_GAP * last.short
     centre = last.centre + way * (reach + NEXT_TILE_GAP * last.short + length / 2)
-    if turn:
+    if turn == ACROSS:
+        if here.pips[0] == here.pips[1]:
+            return None
+        # A double laid crosswise on it: its long side against this tile's end.
+        centre = last.centre + way * (reach + NEXT_TILE_GAP * last.short + last.short / 2)
+        way = np.array([-way[1], way[0]])
+    elif turn:
         if here.pips[0] == here.pips[1]:
             return None
         side = np.array([-way[1], way[0]]) * turn

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from training.table_synth import TableScene, render_table
 from vision.geometry import outline_iou
 from vision.table import (
+    ACROSS,
     UNSURE_CONFIDENCE,
     TableLayout,
     continuing_reading,
@@ -266,6 +267,24 @@ def test_a_train_with_a_tile_not_seen_still_ends_where_it_ends() -> None:
     layout = group_table(tiles)
     assert layout.open_ends in {(1, 2, 4), (1, 4, 8)}
     assert 2 in layout.unsure
+
+
+def test_a_train_seen_to_end_is_not_continued_across_tiles_not_seen() -> None:
+    # Past the 7-3 the photo was looked at and shows no tile: the 8-2 and 2-5 farther on are
+    # not the train's continuation (a tile laid down there, or another chain), and the train
+    # ends at the 7-3's 3.
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3), (3, 8), (8, 2), (2, 5)], [(7, 1)], [(7, 4)]]
+    )
+    looked_at = np.asarray(tiles[2].corners, np.float32)
+    del tiles[2]
+    layout = group_table(tiles, seen_empty=[looked_at])
+    assert ((1,), 3, False) in trains_of(layout)
+    assert all(train.unseen is None for train in layout.trains)
+    # Somewhere else seen empty changes nothing.
+    elsewhere = looked_at + np.float32(300.0)
+    assert ((1, 2, 3), 5, False) in trains_of(group_table(tiles, seen_empty=[elsewhere]))
 
 
 def test_a_misread_engine_is_mended_from_its_other_reading_the_trains_start_with() -> None:
@@ -686,6 +705,27 @@ def test_past_a_crosswise_double_the_next_tile_is_looked_for_beyond_its_long_sid
     outline = next_tile_outline(layout, ours)
     assert outline is not None
     assert outline_iou(outline, _outline(laid[2])) > 0.75
+
+
+@pytest.mark.parametrize("angle", [0.0, 1.2, -2.2])
+def test_past_a_plain_tile_a_double_laid_crosswise_is_looked_for_too(angle: float) -> None:
+    centre, s = (500.0, 400.0), 30.0
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(centre, [[], [(7, 4)], [(7, 1)]])
+    ux, uy = math.cos(angle), math.sin(angle)
+
+    def at(reach: float) -> tuple[float, float]:
+        return (centre[0] + ux * reach * s, centre[1] + uy * reach * s)
+
+    laid = [tile((7, 5), at(4.2), angle, s), tile((5, 5), at(5.75), angle + math.pi / 2, s)]
+    layout = group_table([*tiles, laid[0]])
+    (ours,) = [t for t in layout.trains if t.end == 5]
+    outline = next_tile_outline(layout, ours, turn=ACROSS)
+    assert outline is not None
+    assert outline_iou(outline, _outline(laid[1])) > 0.75
+    # Past a double no double is laid crosswise.
+    layout = group_table([*tiles, *laid])
+    (ours,) = [t for t in layout.trains if t.end == 5]
+    assert next_tile_outline(layout, ours, turn=ACROSS) is None
 
 
 @pytest.mark.parametrize("side", [1, -1])

@@ -95,8 +95,9 @@ BEYOND_COVERED = 0.25
 BEYOND_ROUNDS = 16
 """On a table photo, the finder misses some small tiles, and a train then ends early or comes
 apart. Where each train would go on (vision.table.next_tile_outline), past its end (straight
-on, or turned either way as at the table's edge) and past the last tile before tiles not seen,
-the photo is cut out and read again: a tile is added there when the reader and the face-down
+on, turned either way as at the table's edge, or a double laid crosswise) and past the last
+tile before tiles not seen (straight on or a crosswise double), the photo is cut out and
+read again: a tile is added there when the reader and the face-down
 check are at least BEYOND_FACE_UP sure it is a face-up tile and a reading that can be laid on
 the train's end is at least BEYOND_SURE likely. It may not lie more than BEYOND_COVERED on
 tiles already read, unless it is at least BEYOND_REPLACES sure and surer than each of them (an
@@ -534,7 +535,8 @@ def _where_trains_go_on(
 ) -> list[tuple[int, tuple[int, ...], NDArray[np.float32]]]:
     """Where to look for a tile not looked for yet, in the decoded photo's pixels: (the
     place's number, the numbers a tile there must show, its outline). Past each train's end
-    (straight on, or turned at a bend), past the last tile before tiles not seen, and before
+    (straight on, turned at a bend, or a double laid crosswise), past the last tile before
+    tiles not seen (straight on or a crosswise double), and before
     the first tile of a train not seen to start at the hub (or not showing the engine's
     number there); each place is added to ``looked``."""
     wanted: list[tuple[int, tuple[int, ...], NDArray[np.float32]]] = []

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import covered_share, order_corners, outline_iou
+from vision.geometry import contains, covered_share, order_corners, outline_iou
 
 STRIDE = 4
 INPUT_MULTIPLE = 32
@@ -402,9 +402,7 @@ def merged_looks(
 
 def _inside_shrunk(point: NDArray[np.float32], quad: NDArray[np.float32], factor: float) -> bool:
     middle = quad.mean(axis=0)
-    shrunk = middle + (quad - middle) * factor
-    contour = shrunk.reshape(-1, 1, 2).astype(np.float32)
-    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+    return contains(middle + (quad - middle) * factor, point)
 
 
 def with_border(

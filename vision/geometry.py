@@ -43,6 +43,12 @@ def _contour(corners: Corners) -> NDArray[np.float32]:
     return np.asarray(corners, dtype=np.float32).reshape(-1, 1, 2)
 
 
+def contains(outline: Corners, point: NDArray[np.floating]) -> bool:
+    """Whether ``point`` lies inside ``outline`` or on its edge."""
+    at = (float(point[0]), float(point[1]))
+    return cv2.pointPolygonTest(_contour(outline), at, False) >= 0
+
+
 def outline_iou(first: Corners, second: Corners) -> float:
     """Intersection over union of two convex outlines."""
     a, b = _contour(first), _contour(second)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import order_corners
+from vision.geometry import contains, order_corners
 from vision.types import DetectedTile
 
 Pips = tuple[int, int]
@@ -495,18 +495,14 @@ def _grouped(
         # A lone tile by the hub that no reading joins to the engine is a tile laid down
         # beside it, not a train: every train starts with the engine's number. Unless no
         # train does, which says the engine is misread.
-        joined = any(not entry[0].from_root and not entry[2][0] for entry in read_paths)
+        joined = any(not path.from_root and not failed[0] for path, _, failed, _ in read_paths)
         strays = [
-            entry
-            for entry in read_paths
-            if joined
-            and len(entry[0].tiles) == 1
-            and not entry[0].from_root
-            and not entry[0].gap
-            and entry[2][0]
+            (path, end, failed, gap_end)
+            for path, end, failed, gap_end in read_paths
+            if joined and len(path.tiles) == 1 and not path.from_root and not path.gap and failed[0]
         ]
         read_paths = [entry for entry in read_paths if entry not in strays]
-        loose = [*loose, *(entry[0].tiles[0] for entry in strays)]
+        loose = [*loose, *(path.tiles[0] for path, _, _, _ in strays)]
 
     # A line's first tile offers its numbers on every side no arm is laid against, up to two
     # (a line of one tile has two ends).
@@ -703,15 +699,6 @@ BRIDGE_REACH_LONE = 3.6
 BRIDGE_FACING = 0.9
 
 
-def _inside_outline(point: np.ndarray, outline: NDArray[np.float32]) -> bool:
-    """Whether ``point`` lies inside the convex four-cornered ``outline``."""
-    corners = np.asarray(outline, np.float64).reshape(4, 2)
-    edges = np.roll(corners, -1, axis=0) - corners
-    to_point = point - corners
-    turns = edges[:, 0] * to_point[:, 1] - edges[:, 1] * to_point[:, 0]
-    return bool(np.all(turns >= 0) or np.all(turns <= 0))
-
-
 def _bridged(
     paths: Sequence[_Path],
     shapes: Sequence[_Shape],
@@ -745,7 +732,7 @@ def _bridged(
                     if (
                         towards @ outward >= BRIDGE_FACING
                         and -towards @ facing_back >= BRIDGE_FACING
-                        and not any(_inside_outline(next_middle, o) for o in seen_empty)
+                        and not any(contains(o, next_middle) for o in seen_empty)
                     ):
                         offers.append((distance / unit, t, p))
     offers.sort()

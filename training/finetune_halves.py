@@ -28,7 +28,7 @@ import torch.nn.functional as F
 from onnx import numpy_helper
 from torch import nn
 
-from training import finder_crops_data, halves_data
+from training import finder_crops_data, halves_data, table_crops_data
 from training.exporting import command_line, export_onnx, write_sidecar
 from training.halves_data import NOT_A_HALF, build_set
 from training.real_crops import OUT as REAL_CROPS
@@ -144,6 +144,14 @@ def finder_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tens
     )
 
 
+def table_crops(first_seed: int, tables: int, workers: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The halves of rendered tables first_seed.. cut where the table pipeline reports its
+    tiles, and their labels (none for no tables)."""
+    if not tables:
+        return _halves_and_labels(np.empty((0, 64, 128, 3), np.uint8), np.empty((0, 2), np.int64))
+    return _halves_and_labels(*table_crops_data.build_set(first_seed, tables, workers=workers))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--start", type=Path, default=Path("models/face-down.onnx"))
@@ -168,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         help="rendered usual scenes cut along the app's finder's outlines (0: none)",
     )
     parser.add_argument("--finder-share", type=float, default=0.3)
+    parser.add_argument(
+        "--table-tables",
+        type=int,
+        default=0,
+        help="rendered tables cut where the table pipeline reports its tiles (0: none)",
+    )
+    parser.add_argument("--table-share", type=float, default=0.2)
     parser.add_argument("--render-workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--batch", type=int, default=128)
@@ -198,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     finder_x, finder_y = finder_crops(3_000_000, args.finder_scenes, workers)
     finder_val_x, finder_val_y = finder_crops(3_900_000, min(150, args.finder_scenes), workers)
     print(f"finder crops: {len(finder_y) // 2} halves", flush=True)
+    table_x, table_y = table_crops(table_crops_data.FIRST_SEED, args.table_tables, workers)
+    table_val_x, table_val_y = table_crops(
+        table_crops_data.FIRST_SEED + 900_000, min(100, args.table_tables), workers
+    )
+    print(f"table crops: {len(table_y) // 2} halves", flush=True)
     (real_x, real_y), (held_x, held_y), counts = real_split(
         args.real, held_out, negatives=not args.no_negatives
     )
@@ -211,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     before_val = _report("rendered validation before", _evaluate(net, val_x, val_y), val_y)
     if len(finder_val_y):
         _report("finder crops before", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
+    if len(table_val_y):
+        _report("table crops before", _evaluate(net, table_val_x, table_val_y), table_val_y)
     if len(held_y):
         _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
     parameters = [p for p in net.parameters() if p.requires_grad]
@@ -228,12 +250,18 @@ def main(argv: list[str] | None = None) -> int:
         freeze_norms(net)
         from_real = int(args.batch * args.real_share) if len(real_y) else 0
         from_finder = int(args.batch * args.finder_share) if len(finder_y) else 0
-        rendered = args.batch - from_real - from_finder
+        from_table = int(args.batch * args.table_share) if len(table_y) else 0
+        rendered = args.batch - from_real - from_finder - from_table
         index = torch.randint(0, len(train_x), (rendered,), generator=generator)
         real_index = torch.randint(0, max(1, len(real_x)), (from_real,), generator=generator)
         finder_index = torch.randint(0, max(1, len(finder_x)), (from_finder,), generator=generator)
-        batch_x = torch.cat([train_x[index], real_x[real_index], finder_x[finder_index]])
-        batch_y = torch.cat([train_y[index], real_y[real_index], finder_y[finder_index]])
+        table_index = torch.randint(0, max(1, len(table_x)), (from_table,), generator=generator)
+        batch_x = torch.cat(
+            [train_x[index], real_x[real_index], finder_x[finder_index], table_x[table_index]]
+        )
+        batch_y = torch.cat(
+            [train_y[index], real_y[real_index], finder_y[finder_index], table_y[table_index]]
+        )
         loss = F.cross_entropy(
             net(_augment(to_float(batch_x), generator)), batch_y, ignore_index=IGNORED
         )
@@ -252,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     finder_after = (
         _report("finder crops after", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
         if len(finder_val_y)
+        else {}
+    )
+    table_after = (
+        _report("table crops after", _evaluate(net, table_val_x, table_val_y), table_val_y)
+        if len(table_val_y)
         else {}
     )
     held_after = (
@@ -283,6 +316,10 @@ def main(argv: list[str] | None = None) -> int:
         "finder_share": args.finder_share if args.finder_scenes else 0.0,
         "finder_crop_data_version": finder_crops_data.data_version(),
         "finder_crop_validation_after": finder_after,
+        "table_tables": args.table_tables,
+        "table_share": args.table_share if args.table_tables else 0.0,
+        "table_crop_data_version": table_crops_data.DATA_VERSION,
+        "table_crop_validation_after": table_after,
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,

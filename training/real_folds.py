@@ -39,6 +39,7 @@ FOLDS: Mapping[str, frozenset[str]] = {
             "tak1edd1ne/domino-tile-recognition",
             "jeremyarde/domino-counter",
             "miloudfiguigui/domino-image-processing",
+            "jesperes/mexican",
         }
     ),
 }

@@ -1,11 +1,13 @@
 """Score `python -m vision table` on held-out rendered tables (never run in CI).
 
     python -m training.score_tables [--tables 100] [--first-seed 900000000] [--threads 1]
-        [--with-set] [--with-engine]
+        [--with-set] [--with-engine] [--native]
 
 Each table (training/table_synth.py, seeds far from any a model learnt from) is drawn at
 2016x1512, scaled up to a 12-MP-like 4032x3024 JPEG and read by the command's own code with
-the committed models, as a phone's photo would be: with ``--with-set`` knowing the set's
+the committed models, as a phone's photo would be (with ``--native``, drawn at 4032x3024
+itself: the same table with every pip drawn at a 12-MP photo's detail, where the enlarged
+render is only as sharp as a 3-MP one): with ``--with-set`` knowing the set's
 highest half, as the referee page does; without it, as `vision table` without ``--set-max``;
 with ``--with-engine`` also knowing the round's engine where the table has a hub, as the
 referee page does inside a game (the scoresheet knows the round).
@@ -49,6 +51,8 @@ from vision.types import DetectedTile
 
 FIRST_SEED = 900_000_000
 SCALE = 2  # the 2016x1512 render shown as a 4032x3024 photo
+NATIVE_SIZE = (4032, 3024)
+"""``--native``: the table drawn at the photo's own size."""
 MATCH_IOU = 0.5
 
 
@@ -182,6 +186,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--no-marker-check", action="store_true", help="markers from the blob look alone"
     )
     parser.add_argument(
+        "--native",
+        action="store_true",
+        help=f"draw each table at {NATIVE_SIZE[0]}x{NATIVE_SIZE[1]} instead of enlarging it",
+    )
+    parser.add_argument(
         "--with-set",
         action="store_true",
         help="read each table with its set's highest half, as the referee page does",
@@ -215,7 +224,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.tables):
-        scene = render_table(seed)
+        scene = render_table(seed, size=NATIVE_SIZE) if args.native else render_table(seed)
+        enlarged = 1 if args.native else SCALE
         if args.hub_expected and scene.hub is None:
             kinds["block line, skipped"] += 1
             continue
@@ -224,8 +234,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             kinds["plastic hub" if scene.hub.plastic else "bare engine"] += 1
         height, width = scene.image.shape[:2]
-        big = cv2.resize(
-            scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
+        big = (
+            scene.image
+            if args.native
+            else cv2.resize(
+                scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
+            )
         )
         ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
@@ -240,9 +254,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         layout = reader.read_table(data, set_max, engine, args.hub_expected).layout
         elapsed = (time.perf_counter() - started) * 1000
         pipeline.ms.append(elapsed)
-        tally(pipeline, scene, layout, SCALE)
+        tally(pipeline, scene, layout, enlarged)
         if scene.dark_tiles:
-            tally(dark, scene, layout, SCALE)
+            tally(dark, scene, layout, enlarged)
 
         started = time.perf_counter()
         ideal = group_table(perfect(scene), round_engine=engine, hub_expected=args.hub_expected)

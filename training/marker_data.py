@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from vision.types import DetectedTile
 
 SCATTERED_SHARE = 0.75
 LOOKS = 2
+DRAWN_WIDTH = 2016
+"""The renderer's own width; ``--widths`` draws tables at others too (a phone's 12-MP photo is
+4032 wide: a sharper drawing than the usual one enlarged)."""
 
 
 def jittered(scene_tiles: Sequence[object], rng: np.random.Generator) -> list[DetectedTile]:
@@ -56,10 +60,15 @@ def jittered(scene_tiles: Sequence[object], rng: np.random.Generator) -> list[De
     return tiles
 
 
-def table_views(seed: int) -> tuple[list[NDArray[np.uint8]], list[int]]:
-    """Every train start's view on one rendered table, and its label (1: a marker)."""
+def table_views(
+    seed: int, widths: Sequence[int] = (DRAWN_WIDTH,)
+) -> tuple[list[NDArray[np.uint8]], list[int]]:
+    """Every train start's view on one rendered table, and its label (1: a marker). The table
+    is drawn at one of ``widths`` (4:3), drawn from the seed."""
     rng = np.random.default_rng((seed, 7))
-    scene = render_table(seed, scattered_markers=bool(rng.random() < SCATTERED_SHARE))
+    scattered = bool(rng.random() < SCATTERED_SHARE)
+    width = int(widths[int(np.random.default_rng((seed, 8)).integers(len(widths)))])
+    scene = render_table(seed, size=(width, width * 3 // 4), scattered_markers=scattered)
     if scene.hub is None:
         return [], []
     owner = {train.tiles[0]: train.marker for train in scene.trains}
@@ -88,12 +97,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=2400)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--widths",
+        type=int,
+        nargs="+",
+        default=[DRAWN_WIDTH],
+        help="draw each table at one of these widths (4:3), drawn from its seed",
+    )
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.tables)
     views: list[NDArray[np.uint8]] = []
     labels: list[int] = []
     with Pool(args.workers) as pool:
-        for done, (table, marks) in enumerate(pool.imap(table_views, seeds, chunksize=4), 1):
+        look = partial(table_views, widths=args.widths)
+        for done, (table, marks) in enumerate(pool.imap(look, seeds, chunksize=4), 1):
             views.extend(table)
             labels.extend(marks)
             if done % 100 == 0:

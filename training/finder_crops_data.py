@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -125,21 +126,30 @@ def label_outline(quad: np.ndarray, scene: Scene) -> tuple[int, int] | None:
     return (first, second) if distances[0] <= distances[1] else (second, first)
 
 
+def labelled_crops(
+    image: np.ndarray, quads: Sequence[np.ndarray], scene: Scene, to_image: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of ``image`` cut along ``quads`` (its pixels, first edge long) and their (left,
+    right) labels from ``scene``, whose pixels ``to_image`` takes to the image's; outlines that
+    half-cover a tile are left out."""
+    kept: list[np.ndarray] = []
+    labels: list[tuple[int, int]] = []
+    for quad in quads:
+        label = label_outline(np.asarray(quad, np.float32) / np.float32(to_image), scene)
+        if label is not None:
+            kept.append(quad)
+            labels.append(label)
+    if not kept:
+        return np.zeros((0, 64, 128, 3), np.uint8), np.zeros((0, 2), np.int64)
+    return rectify_tiles(image, kept), np.array(labels, np.int64)
+
+
 def scene_crops(seed: int, classes: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The finder's crops of one rendered scene and their (left, right) labels; with
     ``classes``, the scene may be one of READER_MIX's failing classes."""
     scene = training_scene(seed, low_views=READER_LOW_VIEWS, mix=classes)
     found = _get_finder().find(scene.image)
-    quads: list[np.ndarray] = []
-    labels: list[tuple[int, int]] = []
-    for tile in found:
-        label = label_outline(tile.corners, scene)
-        if label is not None:
-            quads.append(tile.corners)
-            labels.append(label)
-    if not quads:
-        return np.zeros((0, 64, 128, 3), np.uint8), np.zeros((0, 2), np.int64)
-    return rectify_tiles(scene.image, quads), np.array(labels, np.int64)
+    return labelled_crops(scene.image, [tile.corners for tile in found], scene)
 
 
 @functools.lru_cache(maxsize=1)

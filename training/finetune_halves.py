@@ -144,12 +144,20 @@ def finder_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tens
     )
 
 
-def table_crops(first_seed: int, tables: int, workers: int) -> tuple[torch.Tensor, torch.Tensor]:
+def table_crops(
+    first_seed: int, tables: int, workers: int, max_half: int | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The halves of rendered tables first_seed.. cut where the table pipeline reports its
-    tiles, and their labels (none for no tables)."""
+    tiles, and their labels (none for no tables); with ``max_half``, tiles with a half above
+    it are left out (a double-15 set's small 13 to 15s taught a reader to see 15s in a
+    double-12 hand read without its set)."""
     if not tables:
         return _halves_and_labels(np.empty((0, 64, 128, 3), np.uint8), np.empty((0, 2), np.int64))
-    return _halves_and_labels(*table_crops_data.build_set(first_seed, tables, workers=workers))
+    crops, labels = table_crops_data.build_set(first_seed, tables, workers=workers)
+    if max_half is not None:
+        kept = ((labels <= max_half) | (labels == NOT_A_HALF)).all(axis=1)
+        crops, labels = crops[kept], labels[kept]
+    return _halves_and_labels(crops, labels)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         help="rendered tables cut where the table pipeline reports its tiles (0: none)",
     )
     parser.add_argument("--table-share", type=float, default=0.2)
+    parser.add_argument(
+        "--table-max-half", type=int, default=None, help="leave out table tiles above this half"
+    )
     parser.add_argument("--render-workers", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=8.0)
     parser.add_argument("--batch", type=int, default=128)
@@ -213,9 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     finder_x, finder_y = finder_crops(3_000_000, args.finder_scenes, workers)
     finder_val_x, finder_val_y = finder_crops(3_900_000, min(150, args.finder_scenes), workers)
     print(f"finder crops: {len(finder_y) // 2} halves", flush=True)
-    table_x, table_y = table_crops(table_crops_data.FIRST_SEED, args.table_tables, workers)
+    table_x, table_y = table_crops(
+        table_crops_data.FIRST_SEED, args.table_tables, workers, args.table_max_half
+    )
     table_val_x, table_val_y = table_crops(
-        table_crops_data.FIRST_SEED + 900_000, min(100, args.table_tables), workers
+        table_crops_data.FIRST_SEED + 900_000,
+        min(100, args.table_tables),
+        workers,
+        args.table_max_half,
     )
     print(f"table crops: {len(table_y) // 2} halves", flush=True)
     (real_x, real_y), (held_x, held_y), counts = real_split(
@@ -318,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         "finder_crop_validation_after": finder_after,
         "table_tables": args.table_tables,
         "table_share": args.table_share if args.table_tables else 0.0,
+        "table_max_half": args.table_max_half,
         "table_crop_data_version": table_crops_data.DATA_VERSION,
         "table_crop_validation_after": table_after,
         "steps": step,

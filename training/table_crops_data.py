@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from training.finder_crops_data import label_outline
+from training.finder_crops_data import labelled_crops
 from training.halves_data import DATA_DIR, cached_chunk, gather_chunks
 from training.score_tables import SCALE, round_engine
 from training.synth import Scene
@@ -35,7 +35,6 @@ from training.table_synth import render_table
 from vision.decode import MAX_PIXELS, decode_photo
 from vision.models import ModelPaths
 from vision.pipeline import READ_LONG_SIDE, HandReader, default_reader
-from vision.rectify import rectify_tiles
 
 FIRST_SEED = 600_000_000
 DATA_VERSION = 1
@@ -61,20 +60,12 @@ def table_crops(seed: int, reader: HandReader) -> tuple[NDArray[np.uint8], NDArr
     data = encoded.tobytes()
     layout = reader.read_table(data, scene.set_max, round_engine(scene)).layout
     photo = decode_photo(data, max_pixels=MAX_PIXELS, min_long_side=READ_LONG_SIDE)
-    quads: list[NDArray[np.float32]] = []
-    labels: list[tuple[int, int]] = []
     # Labelled in the render's own pixels (overlaps do not change with scale).
+    quads = [
+        long_edge_first(np.asarray(tile.corners, np.float32) * photo.scale) for tile in layout.tiles
+    ]
     rendered = Scene(image=scene.image, tiles=scene.tiles)
-    to_photo = SCALE * photo.scale
-    for tile in layout.tiles:
-        quad = long_edge_first(np.asarray(tile.corners, np.float32) * photo.scale)
-        label = label_outline(quad / np.float32(to_photo), rendered)
-        if label is not None:
-            quads.append(quad)
-            labels.append(label)
-    if not quads:
-        return np.zeros((0, 64, 128, 3), np.uint8), np.zeros((0, 2), np.int64)
-    return rectify_tiles(photo.pixels, quads), np.array(labels, np.int64)
+    return labelled_crops(photo.pixels, quads, rendered, to_image=SCALE * photo.scale)
 
 
 @functools.lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.halves_data import DATA_DIR, NOT_A_HALF, cached_chunk, gather_chunks
+from training.halves_data import DATA_DIR, NOT_A_HALF, cached_chunk, gather_seed_chunks
 from training.scenes_data import COLOURED_BODY, MIX_PERIOD, is_low_view, render_class
 from training.synth import Scene, half_centres
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
@@ -182,15 +182,5 @@ def build_set(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Crops of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk); without
     ``classes``, usual scenes only (as reader v5 learnt from)."""
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    end = first_seed + scenes
-    jobs = [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
-
-    def progress(done: int, crops: int, elapsed: float) -> None:
-        if done % 5 == 0 or done == len(jobs):
-            scenes_done = min(done * chunk, scenes)
-            print(
-                f"  {scenes_done}/{scenes} scenes, {crops} crops after {elapsed:.0f}s", flush=True
-            )
-
-    return gather_chunks(functools.partial(_render_chunk, classes=classes), jobs, workers, progress)
+    render = functools.partial(_render_chunk, classes=classes)
+    return gather_seed_chunks(render, first_seed, scenes, chunk, workers, ("scenes", "crops"))

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training.halves_data import DATA_DIR, cached_chunk, gather_chunks
+from training.halves_data import DATA_DIR, cached_chunk, gather_seed_chunks
 from training.synth import Scene, render_scene
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.fitting import context_crops, to_context
@@ -135,16 +135,6 @@ def build_set(
     first_seed: int, scenes: int, workers: int = 2, chunk: int = 50
 ) -> tuple[np.ndarray, np.ndarray]:
     """Samples of ``scenes`` rendered scenes with seeds first_seed.. (cached per chunk)."""
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    end = first_seed + scenes
-    jobs = [(start, min(chunk, end - start)) for start in range(first_seed, end, chunk)]
-
-    def progress(done: int, samples: int, elapsed: float) -> None:
-        if done % 5 == 0 or done == len(jobs):
-            print(
-                f"  {min(done * chunk, scenes)}/{scenes} scenes, {samples} samples "
-                f"after {elapsed:.0f}s",
-                flush=True,
-            )
-
-    return gather_chunks(_render_chunk, jobs, workers, progress)
+    return gather_seed_chunks(
+        _render_chunk, first_seed, scenes, chunk, workers, ("scenes", "samples")
+    )

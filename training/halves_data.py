@@ -159,6 +159,32 @@ def build_set(
     return gather_chunks(_render_chunk, jobs, workers, progress)
 
 
+def gather_seed_chunks(
+    render: Callable[[tuple[int, int]], Path],
+    first_seed: int,
+    count: int,
+    chunk: int,
+    workers: int,
+    units: tuple[str, str],
+) -> tuple[np.ndarray, np.ndarray]:
+    """gather_chunks over ``count`` seeds from first_seed, ``chunk`` to a cached file, printing
+    every fifth chunk how many of the ``units`` (what a seed draws, what a set holds: "scenes",
+    "crops") are done."""
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    jobs = chunk_jobs(first_seed, count, chunk)
+    drawn, held = units
+
+    def progress(done: int, items: int, elapsed: float) -> None:
+        if done % 5 == 0 or done == len(jobs):
+            print(
+                f"  {min(done * chunk, count)}/{count} {drawn}, {items} {held} after"
+                f" {elapsed:.0f}s",
+                flush=True,
+            )
+
+    return gather_chunks(render, jobs, workers, progress)
+
+
 def gather_chunks(
     render: Callable[[tuple[int, int]], Path],
     jobs: list[tuple[int, int]],

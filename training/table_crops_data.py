@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from training.finder_crops_data import labelled_crops
-from training.halves_data import DATA_DIR, cached_chunk, gather_chunks
+from training.halves_data import DATA_DIR, cached_chunk, gather_seed_chunks
 from training.score_tables import SCALE, round_engine
 from training.synth import Scene
 from training.table_synth import render_table
@@ -99,16 +99,6 @@ def build_set(
     first_seed: int, tables: int, workers: int = 2, chunk: int = 25
 ) -> tuple[np.ndarray, np.ndarray]:
     """Crops of ``tables`` rendered tables with seeds first_seed.. (cached per chunk)."""
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    end = first_seed + tables
-    jobs = [(s, min(chunk, end - s)) for s in range(first_seed, end, chunk)]
-
-    def progress(done: int, crops: int, elapsed: float) -> None:
-        if done % 5 == 0 or done == len(jobs):
-            print(
-                f"  {min(done * chunk, tables)}/{tables} tables, {crops} crops after"
-                f" {elapsed:.0f}s",
-                flush=True,
-            )
-
-    return gather_chunks(_render_chunk, jobs, workers, progress)
+    return gather_seed_chunks(
+        _render_chunk, first_seed, tables, chunk, workers, ("tables", "crops")
+    )

@@ -105,6 +105,24 @@ def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
     ]
 
 
+def table_photo(seed: int, native: bool) -> tuple[TableScene, int, bytes]:
+    """The rendered table of ``seed``, how many photo pixels a drawn one became, and the
+    12-MP JPEG a phone would send of it: drawn at 2016x1512 and enlarged, or with ``native``
+    drawn at the photo's own size."""
+    if native:
+        scene, enlarged = render_table(seed, size=NATIVE_SIZE), 1
+        photo = scene.image
+    else:
+        scene, enlarged = render_table(seed), SCALE
+        height, width = scene.image.shape[:2]
+        photo = cv2.resize(
+            scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
+        )
+    ok, encoded = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return scene, enlarged, encoded.tobytes()
+
+
 def round_engine(scene: TableScene) -> int | None:
     """The round's engine, as a game knows it: the hub's double (none for a block line)."""
     if scene.hub is None:
@@ -224,8 +242,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.tables):
-        scene = render_table(seed, size=NATIVE_SIZE) if args.native else render_table(seed)
-        enlarged = 1 if args.native else SCALE
+        scene, enlarged, data = table_photo(seed, args.native)
         if args.hub_expected and scene.hub is None:
             kinds["block line, skipped"] += 1
             continue
@@ -233,17 +250,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             kinds["block line"] += 1
         else:
             kinds["plastic hub" if scene.hub.plastic else "bare engine"] += 1
-        height, width = scene.image.shape[:2]
-        big = (
-            scene.image
-            if args.native
-            else cv2.resize(
-                scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
-            )
-        )
-        ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        assert ok
-        data = encoded.tobytes()
         if args.keep is not None:
             (args.keep / f"table_{seed}.jpg").write_bytes(data)
 

@@ -2,11 +2,15 @@
 
     python -m training.mean_markers training/runs/markers_a.onnx training/runs/markers_b.onnx \
         --out models/markers.onnx
+    python -m training.mean_markers --split models/markers.onnx --out training/runs
 
 Two checks trained on different views and for different lengths disagree on the unclear
 views more than on the clear ones; the mean of their (tempered) logits made fewer wrong
 calls on the rendered tuning tables than either alone (models/MODEL_CARD.md, "Marker check
 v2"). One file keeps the app's side unchanged: one session, one call per photo.
+
+The committed file is the only copy of the checks in it: ``--split`` takes each back out
+(answering as it did alone, with its own sidecar), to be joined again with a new one.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
-from onnx import compose, helper
+from onnx import compose, helper, shape_inference, utils
 
 from training.exporting import command_line, write_sidecar
 
@@ -55,6 +59,27 @@ def mean_of(paths: Sequence[Path]) -> onnx.ModelProto:
     return joined
 
 
+def parts_of(joined: onnx.ModelProto) -> list[onnx.ModelProto]:
+    """The checks a file of :func:`mean_of`'s was joined from, each answering as it did alone
+    (so a new check can be joined with them; the committed file keeps no other copy)."""
+    graph = joined.graph
+    (mean,) = (node for node in graph.node if node.output[0] == graph.output[0].name)
+    (total,) = (node for node in graph.node if node.output[0] == mean.input[0])
+    # The extractor finds the parts' outputs only among inferred value infos.
+    extractor = utils.Extractor(shape_inference.infer_shapes(joined))
+    parts = []
+    for part_output in total.input:
+        part = extractor.extract_model([graph.input[0].name], [part_output])
+        for node in part.graph.node:
+            node.output[:] = [
+                graph.output[0].name if name == part_output else name for name in node.output
+            ]
+        part.graph.output[0].name = graph.output[0].name
+        onnx.checker.check_model(part)
+        parts.append(part)
+    return parts
+
+
 def _outputs(model: onnx.ModelProto | Path, batch: np.ndarray) -> np.ndarray:
     source = str(model) if isinstance(model, Path) else model.SerializeToString()
     session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
@@ -67,7 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", type=Path, nargs="+", help="marker checks (ONNX)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="the other way: write the checks one joined file was made of into --out (a folder)",
+    )
     args = parser.parse_args(argv)
+    if args.split:
+        return _split(args.models, args.out)
     joined = mean_of(args.models)
     # The joined graph must answer what the models answer, averaged.
     shape = [dim.dim_value or 3 for dim in joined.graph.input[0].type.tensor_type.shape.dim]
@@ -88,6 +120,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     write_sidecar(args.out, sidecar)
     print(f"wrote {args.out}", flush=True)
+    return 0
+
+
+def _split(joined_paths: Sequence[Path], folder: Path) -> int:
+    folder.mkdir(parents=True, exist_ok=True)
+    for joined_path in joined_paths:
+        joined = onnx.load(str(joined_path))
+        sidecar = joined_path.with_suffix(".json")
+        described = json.loads(sidecar.read_text())["models"] if sidecar.is_file() else []
+        parts = parts_of(joined)
+        shape = [dim.dim_value or 3 for dim in joined.graph.input[0].type.tensor_type.shape.dim]
+        batch = np.random.default_rng(0).random(shape, dtype=np.float32)
+        expected = _outputs(joined, batch)
+        assert np.allclose(np.mean([_outputs(part, batch) for part in parts], axis=0), expected)
+        for number, part in enumerate(parts):
+            about = described[number] if number < len(described) else {}
+            path = folder / str(about.get("model", f"{joined_path.stem}_{number}.onnx"))
+            onnx.save(part, str(path))
+            write_sidecar(path, about | {"split_from": joined_path.name})
+            print(f"wrote {path}", flush=True)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
-from training.mean_markers import mean_of  # noqa: E402
+from training.mean_markers import mean_of, parts_of  # noqa: E402
 
 
 def _scaling_model(path: Path, weight: float, bias: float) -> Path:
@@ -48,3 +49,24 @@ def test_the_joined_check_answers_the_mean_of_the_checks_logits(tmp_path: Path) 
     totals = views.sum(axis=(1, 2))
     expected = ((2.0 * totals + 1.0) + (-1.0 * totals + 3.0)) / 2
     assert np.allclose(np.asarray(logits)[:, 0], expected)
+
+
+def test_the_checks_come_back_out_of_the_joined_file_answering_as_they_did(
+    tmp_path: Path,
+) -> None:
+    first = _scaling_model(tmp_path / "a.onnx", 2.0, 1.0)
+    second = _scaling_model(tmp_path / "b.onnx", -1.0, 3.0)
+    views = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+
+    def answers(model: Any) -> np.ndarray:  # a path or a loaded model
+        source = str(model) if isinstance(model, Path) else model.SerializeToString()
+        session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+        (logits,) = session.run(None, {"views": views})
+        return np.asarray(logits)
+
+    parts = parts_of(mean_of([first, second]))
+
+    assert len(parts) == 2
+    assert np.allclose(answers(parts[0]), answers(first))
+    assert np.allclose(answers(parts[1]), answers(second))
+    assert [part.graph.output[0].name for part in parts] == ["logits", "logits"]

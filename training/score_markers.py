@@ -25,14 +25,16 @@ from pathlib import Path
 
 from training.score_tables import Tally, perfect, round_engine, table_photo, tally
 from vision.decode import decode_photo
-from vision.markers import MarkerCheck, train_markers, with_markers
+from vision.markers import MarkerCheck, MarkerCheckLike, train_markers, with_markers
 from vision.pipeline import READ_LONG_SIDE
 from vision.table import group_table
 
 TUNING_SEED = 800_000_000
 
 
-def score_checks(checks: Sequence[MarkerCheck], seeds: Sequence[int], native: bool) -> list[Tally]:
+def score_checks(
+    checks: Sequence[MarkerCheckLike], seeds: Sequence[int], native: bool
+) -> list[Tally]:
     """One tally per check over the tables of ``seeds`` that have a hub."""
     tallies = [Tally() for _ in checks]
     for seed in seeds:

@@ -80,6 +80,12 @@ def parts_of(joined: onnx.ModelProto) -> list[onnx.ModelProto]:
     return parts
 
 
+def _probe_batch(model: onnx.ModelProto) -> np.ndarray:
+    """Random views of the model's input shape (3 where a size is left open)."""
+    shape = [dim.dim_value or 3 for dim in model.graph.input[0].type.tensor_type.shape.dim]
+    return np.random.default_rng(0).random(shape, dtype=np.float32)
+
+
 def _outputs(model: onnx.ModelProto | Path, batch: np.ndarray) -> np.ndarray:
     source = str(model) if isinstance(model, Path) else model.SerializeToString()
     session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
@@ -102,8 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _split(args.models, args.out)
     joined = mean_of(args.models)
     # The joined graph must answer what the models answer, averaged.
-    shape = [dim.dim_value or 3 for dim in joined.graph.input[0].type.tensor_type.shape.dim]
-    batch = np.random.default_rng(0).random(shape, dtype=np.float32)
+    batch = _probe_batch(joined)
     expected = np.mean([_outputs(path, batch) for path in args.models], axis=0)
     assert np.allclose(_outputs(joined, batch), expected, atol=1e-5)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -130,8 +135,7 @@ def _split(joined_paths: Sequence[Path], folder: Path) -> int:
         sidecar = joined_path.with_suffix(".json")
         described = json.loads(sidecar.read_text())["models"] if sidecar.is_file() else []
         parts = parts_of(joined)
-        shape = [dim.dim_value or 3 for dim in joined.graph.input[0].type.tensor_type.shape.dim]
-        batch = np.random.default_rng(0).random(shape, dtype=np.float32)
+        batch = _probe_batch(joined)
         expected = _outputs(joined, batch)
         assert np.allclose(np.mean([_outputs(part, batch) for part in parts], axis=0), expected)
         for number, part in enumerate(parts):

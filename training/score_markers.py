@@ -42,10 +42,9 @@ def score_checks(
         if scene.hub is None:
             continue  # a block line has no train markers
         photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
-        scale = photo.pixels.shape[1] / photo.width
         layout = group_table(perfect(scene, enlarged), round_engine=round_engine(scene))
         for check, counts in zip(checks, tallies, strict=True):
-            markers = train_markers(photo.pixels, scale, layout, check)
+            markers = train_markers(photo.pixels, photo.scale, layout, check)
             tally(counts, scene, with_markers(layout, markers), enlarged)
     return tallies
 

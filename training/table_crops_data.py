@@ -23,15 +23,13 @@ import hashlib
 from dataclasses import fields
 from pathlib import Path
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from training.finder_crops_data import labelled_crops
 from training.halves_data import DATA_DIR, cached_chunk, gather_seed_chunks
-from training.score_tables import SCALE, round_engine
+from training.score_tables import round_engine, table_photo
 from training.synth import Scene
-from training.table_synth import render_table
 from vision.decode import MAX_PIXELS, decode_photo
 from vision.models import ModelPaths
 from vision.pipeline import READ_LONG_SIDE, HandReader, default_reader
@@ -52,12 +50,7 @@ def long_edge_first(quad: NDArray[np.float32]) -> NDArray[np.float32]:
 
 def table_crops(seed: int, reader: HandReader) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """The crops of one rendered table as the pipeline reports its tiles, and their labels."""
-    scene = render_table(seed)
-    height, width = scene.image.shape[:2]
-    big = cv2.resize(scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC)
-    ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    data = encoded.tobytes()
+    scene, enlarged, data = table_photo(seed, native=False)
     layout = reader.read_table(data, scene.set_max, round_engine(scene)).layout
     photo = decode_photo(data, max_pixels=MAX_PIXELS, min_long_side=READ_LONG_SIDE)
     # Labelled in the render's own pixels (overlaps do not change with scale).
@@ -65,7 +58,7 @@ def table_crops(seed: int, reader: HandReader) -> tuple[NDArray[np.uint8], NDArr
         long_edge_first(np.asarray(tile.corners, np.float32) * photo.scale) for tile in layout.tiles
     ]
     rendered = Scene(image=scene.image, tiles=scene.tiles)
-    return labelled_crops(photo.pixels, quads, rendered, to_image=SCALE * photo.scale)
+    return labelled_crops(photo.pixels, quads, rendered, to_image=enlarged * photo.scale)
 
 
 @functools.lru_cache(maxsize=1)

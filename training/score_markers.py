@@ -14,6 +14,8 @@ ones (900,000,000 on) are for `training.score_tables` once a check is chosen.
 
 Reported per check: tables read whole (the perfect tiles grouped rightly) with every train's
 marker right, and markers right, wrong (said there when not, or not there when there) and
+left to the player; and tables whole where a marker lying between two trains' starts, which a
+player could not place by looking either (`training.score_tables.markers_in_doubt`), may be
 left to the player.
 """
 
@@ -64,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(
             f"{path}: {counts.tables} tables with a hub, whole with every marker right"
             f" {counts.whole_right}; markers right {counts.markers_right},"
-            f" wrong {counts.markers_wrong}, asked {counts.markers_asked}",
+            f" wrong {counts.markers_wrong}, asked {counts.markers_asked}; whole where a marker"
+            f" lying between two trains' starts may be asked {counts.whole_asking_between}"
+            f" ({counts.markers_between} such markers)",
             flush=True,
         )
 

@@ -18,7 +18,9 @@ Reported:
   true end number);
 - photos whose whole position is right: the hub seen (or rightly not), every train's end and
   open double right, and the free ends as a multiset ("but markers"), and the same with every
-  train's marker right too (a marker the reader leaves to the player, null, is not right);
+  train's marker right too (a marker the reader leaves to the player, null, is not right),
+  and the same where a marker lying between two trains' starts (markers_in_doubt) may be
+  left to the player on either train;
 - markers: of the trains whose end is right, how many markers were called right, called
   wrong (said there when not, or not there when there) or left to the player;
 - time per photo, decode and grouping included.
@@ -43,7 +45,7 @@ import numpy as np
 from training.synth import table_tops_note
 from training.table_synth import TableScene, render_table
 from vision.geometry import outline_iou
-from vision.markers import train_markers, with_markers
+from vision.markers import SHARED, train_markers, with_markers
 from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
 from vision.table import TableLayout, group_table
@@ -70,6 +72,8 @@ class Tally:
     markers_right: int = 0
     markers_wrong: int = 0
     markers_asked: int = 0
+    markers_between: int = 0
+    whole_asking_between: int = 0
     ms: list[float] = field(default_factory=list)
 
     def line(self, name: str) -> str:
@@ -85,7 +89,9 @@ class Tally:
             f" train ends right {share(self.ends_right, self.trains)}; whole position right"
             f" (but markers) {share(self.positions_right, self.tables)}, with markers"
             f" {share(self.whole_right, self.tables)}; markers right {self.markers_right},"
-            f" wrong {self.markers_wrong}, asked {self.markers_asked}{timing}"
+            f" wrong {self.markers_wrong}, asked {self.markers_asked}; markers lying between two"
+            f" trains' starts {self.markers_between}, whole with markers where those may be asked"
+            f" {share(self.whole_asking_between, self.tables)}{timing}"
         )
 
 
@@ -153,6 +159,37 @@ def match(scene: TableScene, tiles: Sequence[DetectedTile], scale: float) -> dic
     return matched
 
 
+def _distance_to_outline(point: tuple[float, float], outline: np.ndarray) -> float:
+    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return max(0.0, -float(cv2.pointPolygonTest(contour, point, True)))
+
+
+def markers_in_doubt(scene: TableScene) -> tuple[frozenset[int], int]:
+    """The trains (indexes into ``scene.trains``) whose marker a player could not tell by
+    looking, and how many markers lie so: a marker no nearer its own train's first tile than
+    ``SHARED`` times its distance to another train's first tile lies between the two, and
+    both trains are in doubt (the app's blob look asks about such a marker too)."""
+    firsts = [scene.tiles[train.tiles[0]].corners for train in scene.trains]
+    doubted: set[int] = set()
+    between = 0
+    for index, train in enumerate(scene.trains):
+        if train.marker_at is None:
+            continue
+        own = _distance_to_outline(train.marker_at, np.asarray(firsts[index]))
+        others = [
+            (_distance_to_outline(train.marker_at, np.asarray(first)), other)
+            for other, first in enumerate(firsts)
+            if other != index
+        ]
+        if not others:
+            continue
+        nearest, other = min(others)
+        if nearest <= SHARED * own:
+            between += 1
+            doubted.update((index, other))
+    return frozenset(doubted), between
+
+
 def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) -> None:
     matched = match(scene, layout.tiles, scale)
     tally.tables += 1
@@ -167,7 +204,10 @@ def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) ->
         ends.setdefault((read.tiles[-1], read.end, read.open_double), []).append(read.marker)
     whole = (scene.hub is None) == (layout.hub is None)
     markers_right = True
-    for train in scene.trains:
+    fair = True  # markers right, or asked where one lies between two trains
+    doubted, between = markers_in_doubt(scene) if scene.hub is not None else (frozenset(), 0)
+    tally.markers_between += between
+    for number, train in enumerate(scene.trains):
         tally.trains += 1
         last = matched.get(train.tiles[-1])
         key = (-1 if last is None else last, train.end, train.open_double)
@@ -179,16 +219,18 @@ def tally(tally: Tally, scene: TableScene, layout: TableLayout, scale: float) ->
             if marker is None:
                 tally.markers_asked += 1
                 markers_right = False
+                fair = fair and number in doubted
             elif marker == train.marker:
                 tally.markers_right += 1
             else:
                 tally.markers_wrong += 1
-                markers_right = False
+                markers_right = fair = False
         else:
             whole = False
     if whole and tuple(layout.open_ends) == scene.open_ends:
         tally.positions_right += 1
         tally.whole_right += markers_right
+        tally.whole_asking_between += fair
 
 
 def main(argv: Sequence[str] | None = None) -> None:

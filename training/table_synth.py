@@ -75,6 +75,9 @@ class TableTrain:
     """The last tile is a double, left uncovered."""
     marker: bool
     """A train marker lies beside the train's start."""
+    marker_at: tuple[float, float] | None = None
+    """Where that marker's middle lies, in photo pixels (not part of the contract: for telling
+    a marker laid nearer another train's start, which a player would have to ask about)."""
 
 
 @dataclass(frozen=True)
@@ -701,6 +704,11 @@ def render_table(
     face_down = sum(
         1 for j in range(len(kept_down)) if _inside(faces[len(laid) + j], width, height)
     )
+    marker_places: dict[int, tuple[float, float]] = {}
+    for spot, _angle, train in marker_spots:
+        if train in markers:
+            x, y = camera.project(np.array([[*spot, 0.0]]))[0]
+            marker_places[train] = (float(x), float(y))
     trains: list[TableTrain] = []
     for number, members in enumerate(trains_laid):
         last = laid[members[-1]]
@@ -716,6 +724,7 @@ def render_table(
                 end=end,
                 open_double=double and not (block and len(members) == 1),
                 marker=number in markers,
+                marker_at=marker_places.get(number),
             )
         )
     hub = None

@@ -1,7 +1,7 @@
 """A table photo's trains put into the referee form: whose train is whose, and each one's end.
 
 The photo shows the trains round the hub in seat order (companion.photos.TableReading), so
-once a player says whose one train is, the others follow: each train the player has not set
+once a player names the owner of any one train, the others follow: each train the player has not set
 takes the next seat round the table, skipping the seats set on other trains, and the trains
 left over once every seat has one are the Mexican Trains.
 """

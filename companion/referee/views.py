@@ -483,7 +483,7 @@ def read_table_photo(context: RefereeContext, ask: str, form: DisputeForm) -> tu
         f"train 1 is {names[first]}'s, as in this game's last table photo, and the others follow "
         "in seat order (set one if not)"
         if first
-        else "say whose one train is and the others follow in seat order"
+        else "pick the owner of any one train and the others follow in seat order"
     )
     flash(
         f"Read {count} train{'' if count == 1 else 's'} from the photo: {owners_said}; check the "

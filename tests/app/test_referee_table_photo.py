@@ -397,7 +397,7 @@ def test_a_photo_sent_twice_does_not_claim_owners_nobody_set(
     response = send_table_photo(client, game)
     text = page_text(response.data)
     assert "as in this game's last table photo" not in text
-    assert "say whose one train is and the others follow in seat order" in text
+    assert "pick the owner of any one train and the others follow in seat order" in text
 
 
 def test_a_table_photo_without_a_game_fills_the_form_and_keeps_nothing(

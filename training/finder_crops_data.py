@@ -21,7 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from training.halves_data import DATA_DIR, NOT_A_HALF, cached_chunk, gather_seed_chunks
-from training.scenes_data import COLOURED_BODY, MIX_PERIOD, is_low_view, render_class
+from training.scenes_data import (
+    COLOURED_BODY,
+    MIX_PERIOD,
+    is_low_view,
+    printed_scene,
+    render_class,
+)
 from training.synth import Scene, half_centres
 from vision.finder import DEFAULT_FINDER_MODEL, TileFinder
 from vision.geometry import outline_iou
@@ -150,6 +156,40 @@ def scene_crops(seed: int, classes: bool = True) -> tuple[np.ndarray, np.ndarray
     scene = training_scene(seed, low_views=READER_LOW_VIEWS, mix=classes)
     found = _get_finder().find(scene.image)
     return labelled_crops(scene.image, [tile.corners for tile in found], scene)
+
+
+PRINTED_DATA_VERSION = 1
+"""Bump when training.synth's printed dominoes change (scenes_data.printed_scene)."""
+
+
+def printed_scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The finder's crops of one rendered scene with printed dominoes on the table
+    (scenes_data.printed_scene): the outlines it puts on a printed domino lie on no listed tile,
+    so both their ends are "not a half"."""
+    scene = printed_scene(seed)
+    found = _get_finder().find(scene.image)
+    return labelled_crops(scene.image, [tile.corners for tile in found], scene)
+
+
+def _render_printed_chunk(job: tuple[int, int]) -> Path:
+    first_seed, count = job
+    name = f"finder_crops_printed_v{PRINTED_DATA_VERSION}_{_finder_tag()}_{first_seed}_{count}.npz"
+
+    def render() -> tuple[np.ndarray, np.ndarray]:
+        parts = [printed_scene_crops(seed) for seed in range(first_seed, first_seed + count)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    return cached_chunk(DATA_DIR / name, render)
+
+
+def build_printed_set(
+    first_seed: int, scenes: int, workers: int = 2, chunk: int = 25
+) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of ``scenes`` rendered scenes with printed dominoes, seeds first_seed.. (cached
+    per chunk)."""
+    return gather_seed_chunks(
+        _render_printed_chunk, first_seed, scenes, chunk, workers, ("scenes", "crops")
+    )
 
 
 @functools.lru_cache(maxsize=1)

@@ -144,6 +144,14 @@ def finder_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tens
     )
 
 
+def printed_crops(first_seed: int, scenes: int, workers: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The halves of rendered scenes with printed dominoes first_seed.. cut along the app's
+    finder's outlines, and their labels (none for no scenes)."""
+    if not scenes:
+        return _halves_and_labels(np.empty((0, 64, 128, 3), np.uint8), np.empty((0, 2), np.int64))
+    return _halves_and_labels(*finder_crops_data.build_printed_set(first_seed, scenes, workers))
+
+
 def table_crops(
     first_seed: int, tables: int, workers: int, max_half: int | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -192,6 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--table-share", type=float, default=0.2)
     parser.add_argument(
+        "--printed-scenes",
+        type=int,
+        default=0,
+        help="rendered scenes with printed dominoes cut along the app's finder's outlines",
+    )
+    parser.add_argument("--printed-share", type=float, default=0.2)
+    parser.add_argument(
         "--table-max-half", type=int, default=None, help="leave out table tiles above this half"
     )
     parser.add_argument("--render-workers", type=int, default=1)
@@ -234,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
         args.table_max_half,
     )
     print(f"table crops: {len(table_y) // 2} halves", flush=True)
+    printed_x, printed_y = printed_crops(0, args.printed_scenes, workers)
+    printed_val_x, printed_val_y = printed_crops(900_000, min(100, args.printed_scenes), workers)
+    print(f"printed-scene crops: {len(printed_y) // 2} halves", flush=True)
     (real_x, real_y), (held_x, held_y), counts = real_split(
         args.real, held_out, negatives=not args.no_negatives
     )
@@ -249,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
         _report("finder crops before", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
     if len(table_val_y):
         _report("table crops before", _evaluate(net, table_val_x, table_val_y), table_val_y)
+    if len(printed_val_y):
+        _report("printed crops before", _evaluate(net, printed_val_x, printed_val_y), printed_val_y)
     if len(held_y):
         _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
     parameters = [p for p in net.parameters() if p.requires_grad]
@@ -267,16 +287,32 @@ def main(argv: list[str] | None = None) -> int:
         from_real = int(args.batch * args.real_share) if len(real_y) else 0
         from_finder = int(args.batch * args.finder_share) if len(finder_y) else 0
         from_table = int(args.batch * args.table_share) if len(table_y) else 0
-        rendered = args.batch - from_real - from_finder - from_table
+        from_printed = int(args.batch * args.printed_share) if len(printed_y) else 0
+        rendered = args.batch - from_real - from_finder - from_table - from_printed
         index = torch.randint(0, len(train_x), (rendered,), generator=generator)
         real_index = torch.randint(0, max(1, len(real_x)), (from_real,), generator=generator)
         finder_index = torch.randint(0, max(1, len(finder_x)), (from_finder,), generator=generator)
         table_index = torch.randint(0, max(1, len(table_x)), (from_table,), generator=generator)
+        printed_index = torch.randint(
+            0, max(1, len(printed_x)), (from_printed,), generator=generator
+        )
         batch_x = torch.cat(
-            [train_x[index], real_x[real_index], finder_x[finder_index], table_x[table_index]]
+            [
+                train_x[index],
+                real_x[real_index],
+                finder_x[finder_index],
+                table_x[table_index],
+                printed_x[printed_index],
+            ]
         )
         batch_y = torch.cat(
-            [train_y[index], real_y[real_index], finder_y[finder_index], table_y[table_index]]
+            [
+                train_y[index],
+                real_y[real_index],
+                finder_y[finder_index],
+                table_y[table_index],
+                printed_y[printed_index],
+            ]
         )
         loss = F.cross_entropy(
             net(_augment(to_float(batch_x), generator)), batch_y, ignore_index=IGNORED
@@ -301,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     table_after = (
         _report("table crops after", _evaluate(net, table_val_x, table_val_y), table_val_y)
         if len(table_val_y)
+        else {}
+    )
+    printed_after = (
+        _report("printed crops after", _evaluate(net, printed_val_x, printed_val_y), printed_val_y)
+        if len(printed_val_y)
         else {}
     )
     held_after = (
@@ -337,6 +378,10 @@ def main(argv: list[str] | None = None) -> int:
         "table_max_half": args.table_max_half,
         "table_crop_data_version": table_crops_data.DATA_VERSION,
         "table_crop_validation_after": table_after,
+        "printed_scenes": args.printed_scenes,
+        "printed_share": args.printed_share if args.printed_scenes else 0.0,
+        "printed_crop_data_version": finder_crops_data.PRINTED_DATA_VERSION,
+        "printed_crop_validation_after": printed_after,
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,

@@ -143,9 +143,15 @@ PRINTED_SEED_BASE = 200_000_000
 
 
 def render_printed_sample(seed: int) -> Sample:
+    """Scene ``seed`` with printed dominoes (printed_scene) as a finder sample."""
+    scene = printed_scene(seed)
+    return _as_sample(scene.image, scene.tiles, quality=90)
+
+
+def printed_scene(seed: int) -> Scene:
     """Scene ``seed`` with printed dominoes, which are never listed: 0 to 25 tiles of a
     double-6 to double-12 set on or beside a printed board."""
-    scene = render_scene(
+    return render_scene(
         PRINTED_SEED_BASE + seed,
         size=TABLE_SCENE_SIZE,
         n_tiles=(0, 25),
@@ -154,7 +160,6 @@ def render_printed_sample(seed: int) -> Sample:
         max_tilt_deg=35.0,
         printed_dominoes=True,
     )
-    return _as_sample(scene.image, scene.tiles, quality=90)
 
 
 # What build_scenes can render: its cache files' stem and the renderer of one seed.

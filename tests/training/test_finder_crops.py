@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.finder_crops_data import label_outline
+from training.finder_crops_data import label_outline, printed_scene_crops
 from training.halves_data import NOT_A_HALF
+from training.scenes_data import printed_scene
 from training.synth import Scene, SceneTile
 
 # A 200x100 tile face lying flat, its 9 on the left end and its 4 on the right.
@@ -33,3 +34,13 @@ def test_an_outline_on_bare_table_is_not_a_tile() -> None:
 
 def test_an_outline_half_on_the_tile_is_left_out() -> None:
     assert label_outline(FACE + np.float32([90, 0]), SCENE) is None
+
+
+def test_the_finders_outlines_on_printed_dominoes_are_no_tiles() -> None:
+    seed = 3  # a printed board's track round a board with a few real tiles on it
+    scene = printed_scene(seed)
+    crops, labels = printed_scene_crops(seed)
+    none = (labels == NOT_A_HALF).all(axis=1)
+    assert len(crops) == len(labels) > len(scene.tiles)
+    assert none.sum() >= len(labels) - len(scene.tiles)
+    assert (labels[~none] != NOT_A_HALF).all()

@@ -25,8 +25,8 @@ Reported:
   wrong (said there when not, or not there when there) or left to the player;
 - time per photo, decode and grouping included.
 
-The same figures with perfect detections (the renderer's own tiles, read right) separate the
-grouping from the finding.
+The same figures with perfect detections (the renderer's own tiles, read right, their markers
+looked for on the photo as the app decodes it) separate the grouping from the finding.
 """
 
 from __future__ import annotations
@@ -44,10 +44,11 @@ import numpy as np
 
 from training.synth import table_tops_note
 from training.table_synth import TableScene, render_table
+from vision.decode import decode_photo
 from vision.geometry import outline_iou
 from vision.markers import SHARED, train_markers, with_markers
 from vision.models import ModelPaths, ModelSet
-from vision.pipeline import HandReader
+from vision.pipeline import READ_LONG_SIDE, HandReader
 from vision.table import TableLayout, group_table
 from vision.types import DetectedTile
 
@@ -307,12 +308,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             tally(dark, scene, layout, enlarged)
 
         started = time.perf_counter()
-        ideal = group_table(perfect(scene), round_engine=engine, hub_expected=args.hub_expected)
-        grouping_ms.append((time.perf_counter() - started) * 1000)
-        ideal = with_markers(
-            ideal, train_markers(scene.image, 1.0, ideal, reader.models.marker_check)
+        ideal = group_table(
+            perfect(scene, enlarged), round_engine=engine, hub_expected=args.hub_expected
         )
-        tally(grouping, scene, ideal, 1.0)
+        grouping_ms.append((time.perf_counter() - started) * 1000)
+        # Markers looked for on the photo as the app decodes it (training.score_markers too).
+        photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
+        ideal = with_markers(
+            ideal, train_markers(photo.pixels, photo.scale, ideal, reader.models.marker_check)
+        )
+        tally(grouping, scene, ideal, enlarged)
         print(
             f"seed {seed}: {len(scene.tiles)} tiles, {len(scene.trains)} trains;"
             f" read {len(layout.tiles)} tiles, {len(layout.trains)} trains, {elapsed:.0f} ms",

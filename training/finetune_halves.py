@@ -168,6 +168,17 @@ def table_crops(
     return _halves_and_labels(crops, labels)
 
 
+def _report_each(
+    net: HalfNet, checked: dict[str, tuple[torch.Tensor, torch.Tensor]], when: str
+) -> dict[str, dict[str, float]]:
+    """Each non-empty validation set's figures, printed as "NAME WHEN ..." ({} for an empty
+    one)."""
+    return {
+        name: _report(f"{name} {when}", _evaluate(net, x, y), y) if len(y) else {}
+        for name, (x, y) in checked.items()
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--start", type=Path, default=Path("models/face-down.onnx"))
@@ -185,27 +196,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a fifth of the rendered crops from sets moulded in a strong colour (data version 7)",
     )
-    parser.add_argument(
-        "--finder-scenes",
-        type=int,
-        default=0,
-        help="rendered usual scenes cut along the app's finder's outlines (0: none)",
-    )
-    parser.add_argument("--finder-share", type=float, default=0.3)
-    parser.add_argument(
-        "--table-tables",
-        type=int,
-        default=0,
-        help="rendered tables cut where the table pipeline reports its tiles (0: none)",
-    )
-    parser.add_argument("--table-share", type=float, default=0.2)
-    parser.add_argument(
-        "--printed-scenes",
-        type=int,
-        default=0,
-        help="rendered scenes with printed dominoes cut along the app's finder's outlines",
-    )
-    parser.add_argument("--printed-share", type=float, default=0.2)
+    finders_outlines = "cut along the app's finder's outlines"
+    for count, share, default_share, what in (
+        ("--finder-scenes", "--finder-share", 0.3, f"usual scenes {finders_outlines}"),
+        ("--table-tables", "--table-share", 0.2, "tables cut where the table pipeline reads tiles"),
+        ("--printed-scenes", "--printed-share", 0.2, f"printed-domino scenes {finders_outlines}"),
+    ):
+        parser.add_argument(count, type=int, default=0, help=f"rendered {what} (0: none)")
+        parser.add_argument(share, type=float, default=default_share, help="its share of a batch")
     parser.add_argument(
         "--table-max-half", type=int, default=None, help="leave out table tiles above this half"
     )
@@ -263,14 +261,13 @@ def main(argv: list[str] | None = None) -> int:
         counts["negative_halves_left_unlabelled"] = int((real_y == IGNORED).sum())
         print(f"real crops: {counts}", flush=True)
     before_val = _report("rendered validation before", _evaluate(net, val_x, val_y), val_y)
-    if len(finder_val_y):
-        _report("finder crops before", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
-    if len(table_val_y):
-        _report("table crops before", _evaluate(net, table_val_x, table_val_y), table_val_y)
-    if len(printed_val_y):
-        _report("printed crops before", _evaluate(net, printed_val_x, printed_val_y), printed_val_y)
-    if len(held_y):
-        _report("held-out real before", _evaluate(net, held_x, held_y), held_y)
+    checked = {
+        "finder crops": (finder_val_x, finder_val_y),
+        "table crops": (table_val_x, table_val_y),
+        "printed crops": (printed_val_x, printed_val_y),
+        "held-out real": (held_x, held_y),
+    }
+    _report_each(net, checked, "before")
     parameters = [p for p in net.parameters() if p.requires_grad]
     optimiser = torch.optim.AdamW(parameters, lr=args.lr, weight_decay=1e-4)
     budget = args.minutes * 60
@@ -329,26 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     net.eval()
     val_logits = _evaluate(net, val_x, val_y)
     after_val = _report("rendered validation after", val_logits, val_y)
-    finder_after = (
-        _report("finder crops after", _evaluate(net, finder_val_x, finder_val_y), finder_val_y)
-        if len(finder_val_y)
-        else {}
-    )
-    table_after = (
-        _report("table crops after", _evaluate(net, table_val_x, table_val_y), table_val_y)
-        if len(table_val_y)
-        else {}
-    )
-    printed_after = (
-        _report("printed crops after", _evaluate(net, printed_val_x, printed_val_y), printed_val_y)
-        if len(printed_val_y)
-        else {}
-    )
-    held_after = (
-        _report("held-out real after", _evaluate(net, held_x, held_y), held_y)
-        if len(held_y)
-        else {}
-    )
+    after = _report_each(net, checked, "after")
     temperature = _fit_temperature(val_logits, val_y)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(
@@ -372,16 +350,16 @@ def main(argv: list[str] | None = None) -> int:
         "finder_scenes": args.finder_scenes,
         "finder_share": args.finder_share if args.finder_scenes else 0.0,
         "finder_crop_data_version": finder_crops_data.data_version(),
-        "finder_crop_validation_after": finder_after,
+        "finder_crop_validation_after": after["finder crops"],
         "table_tables": args.table_tables,
         "table_share": args.table_share if args.table_tables else 0.0,
         "table_max_half": args.table_max_half,
         "table_crop_data_version": table_crops_data.DATA_VERSION,
-        "table_crop_validation_after": table_after,
+        "table_crop_validation_after": after["table crops"],
         "printed_scenes": args.printed_scenes,
         "printed_share": args.printed_share if args.printed_scenes else 0.0,
         "printed_crop_data_version": finder_crops_data.PRINTED_DATA_VERSION,
-        "printed_crop_validation_after": printed_after,
+        "printed_crop_validation_after": after["printed crops"],
         "steps": step,
         "batch": args.batch,
         "real_share": args.real_share,
@@ -392,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         "torch": torch.__version__,
         "rendered_validation_before": before_val,
         "rendered_validation_after": after_val,
-        "held_out_real_after": held_after,
+        "held_out_real_after": after["held-out real"],
         "command": command_line("training.finetune_halves", argv),
     }
     write_sidecar(args.out, sidecar)

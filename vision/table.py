@@ -45,6 +45,12 @@ FACING = 0.88
 # How far the other tile's end may turn away (cosine): where a train bends at the table's edge
 # the next tile's end lies against the side of the last half, a little behind its end.
 BACK_TURNED = -0.45
+# A corner: the next tile's end faces straight into the last tile's long side (cosine), at most
+# this far from it (as JOINT_RANGE's upper bound, for _corner_joints); such a joint ranks after
+# every end-to-end one.
+CORNER_FACING = 0.9
+CORNER_RANGE = 1.3
+CORNER_FIT = 10.0
 # A chain starts from the hub when its first tile's free end faces the hub's centre from at
 # most this many half tile lengths away (_Shape.stride: a short side, seen from straight
 # above; a plastic hub's slots lie about three out, the trains round a bare engine closer; a
@@ -203,7 +209,62 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
         used |= ends
         paired.add((joint.a, joint.b))
         joints.append(joint)
+    for joint in _corner_joints(shapes, doubles, used, paired):
+        used |= {(joint.a, joint.contact_a), (joint.b, joint.contact_b)}
+        paired.add((min(joint.a, joint.b), max(joint.a, joint.b)))
+        joints.append(joint)
     return joints
+
+
+def _corner_joints(
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+    paired: set[tuple[int, int]],
+) -> list[_Joint]:
+    """Where a line of play turns a corner, the next tile is laid across the last one's end,
+    its own end against the last tile's long side, and not always under the half it matches
+    (players push it along the side). Such a tile joins the last one's free end when that tile
+    has one end free and the other taken (it is a line's last tile), its own end faces
+    straight into the side, and nothing else was joined to either end."""
+    found: list[_Joint] = []
+    taken = set(used)
+    for a, last in enumerate(shapes):
+        if doubles[a]:
+            continue  # a double's sides are its own contacts, joined above
+        free = [contact for contact in (0, 1) if (a, contact) not in taken]
+        if len(free) != 1:
+            continue
+        across = np.array([-last.axis[1], last.axis[0]])
+        best: tuple[float, int, int] | None = None
+        for b, shape in enumerate(shapes):
+            if b == a or (min(a, b), max(a, b)) in paired:
+                continue
+            for contact, (point, outward) in enumerate(shape.contacts(doubles[b])[:2]):
+                if (b, contact) in taken:
+                    continue
+                offset = point - last.centre
+                along = float(offset @ last.axis)
+                side = float(offset @ across)
+                if abs(along) > last.long / 2:
+                    continue  # not against this tile's side
+                inward = -across if side > 0 else across
+                if float(outward @ inward) < CORNER_FACING:
+                    continue
+                expected = last.short / 2 + shape.depth(contact)
+                ratio = abs(side) / expected
+                if not JOINT_RANGE[0] <= ratio <= CORNER_RANGE:
+                    continue
+                fit = abs(ratio - 1.0)
+                if best is None or fit < best[0]:
+                    best = (fit, b, contact)
+        if best is None:
+            continue
+        _, b, contact = best
+        found.append(_Joint(a, b, free[0], contact, CORNER_FIT + best[0]))
+        taken |= {(a, free[0]), (b, contact)}
+        paired.add((min(a, b), max(a, b)))
+    return found
 
 
 def _free_ends(
@@ -910,6 +971,8 @@ def _radiating_point(
     a hub's reach: where an unseen engine or a plastic hub lies."""
     points, ways, units, owners = [], [], [], []
     for i, shape in enumerate(shapes):
+        if (i, 2) in used or (i, 3) in used:
+            continue  # a double across a chain: no train starts from its ends
         for point, outward in _free_ends(i, shape, doubles[i], used):
             points.append(point)
             ways.append(outward)

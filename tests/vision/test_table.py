@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -592,6 +594,48 @@ def test_a_bend_seen_at_a_slant_still_joins_the_train() -> None:
     assert layout.hub is None
     assert sorted({index for train in layout.trains for index in train.tiles}) == [0, 1, 2]
     assert layout.open_ends == (1, 4) and layout.loose == ()
+
+
+def test_a_line_turning_a_corner_joins_the_tile_pushed_along_the_last_ones_side() -> None:
+    # A real block game round a corner: the 2-0 laid down across the 3-2's end was pushed
+    # along its side, under the 3 half, though its 2 meets the 3-2's 2.
+    s = 40.0
+    tiles = [
+        tile((1, 3), (100, 100), 0.0),  # 1 | 3
+        tile((3, 2), (100 + 2 * s + 2, 100), 0.0),  # 3 | 2
+        tile((2, 0), (100 + 1.6 * s + 2, 100 + 1.5 * s + 2), math.pi / 2),  # 2 over 0
+        tile((0, 5), (100 + 1.6 * s + 2, 100 + 3.5 * s + 4), math.pi / 2),  # 0 over 5
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert sorted({index for train in layout.trains for index in train.tiles}) == [0, 1, 2, 3]
+    assert layout.open_ends == (1, 5) and layout.loose == () and layout.unsure == ()
+
+
+REAL_BLOCK_GAME = Path(__file__).parent / "data" / "block_game_round_a_table.json"
+
+
+def test_a_real_block_game_round_a_table_is_one_line_and_no_hub() -> None:
+    # Read from a phone photo: a line of 23 tiles turning four corners, a crosswise 6-6 in it,
+    # and a stack of five tiles laid down beside it. The 6-6's bare end and the stack's tiles
+    # pointed at one spot, which was taken for a hub nobody saw, with six trains off it.
+    data = json.loads(REAL_BLOCK_GAME.read_text())
+    tiles = [
+        DetectedTile(
+            pips=(entry["pips"][0], entry["pips"][1]),
+            confidence=0.95,
+            corners=tuple((x, y) for x, y in entry["corners"]),
+        )
+        for entry in data["tiles"]
+    ]
+    stack = {1, 2, 5, 8, 13}
+    layout = group_table(tiles)
+    assert layout.hub is None
+    line = [
+        train for train in layout.trains if len(train.tiles) > 1 and not stack & set(train.tiles)
+    ]
+    assert {index for train in line for index in train.tiles} == set(range(28)) - stack
+    assert sorted(train.end for train in line) == [4, 4]
 
 
 def _squashed(tiles: Sequence[DetectedTile], factor: float, middle: float) -> list[DetectedTile]:

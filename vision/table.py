@@ -209,11 +209,7 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
         used |= ends
         paired.add((joint.a, joint.b))
         joints.append(joint)
-    for joint in _corner_joints(shapes, doubles, used, paired):
-        used |= {(joint.a, joint.contact_a), (joint.b, joint.contact_b)}
-        paired.add((min(joint.a, joint.b), max(joint.a, joint.b)))
-        joints.append(joint)
-    return joints
+    return joints + _corner_joints(shapes, doubles, used, paired)
 
 
 def _corner_joints(
@@ -228,7 +224,7 @@ def _corner_joints(
     has one end free and the other taken (it is a line's last tile), its own end faces
     straight into the side, and nothing else was joined to either end."""
     found: list[_Joint] = []
-    taken = set(used)
+    taken, joined = set(used), set(paired)
     for a, last in enumerate(shapes):
         if doubles[a]:
             continue  # a double's sides are its own contacts, joined above
@@ -238,7 +234,7 @@ def _corner_joints(
         across = np.array([-last.axis[1], last.axis[0]])
         best: tuple[float, int, int] | None = None
         for b, shape in enumerate(shapes):
-            if b == a or (min(a, b), max(a, b)) in paired:
+            if b == a or (min(a, b), max(a, b)) in joined:
                 continue
             for contact, (point, outward) in enumerate(shape.contacts(doubles[b])[:2]):
                 if (b, contact) in taken:
@@ -263,7 +259,7 @@ def _corner_joints(
         _, b, contact = best
         found.append(_Joint(a, b, free[0], contact, CORNER_FIT + best[0]))
         taken |= {(a, free[0]), (b, contact)}
-        paired.add((min(a, b), max(a, b)))
+        joined.add((min(a, b), max(a, b)))
     return found
 
 

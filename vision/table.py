@@ -45,6 +45,10 @@ FACING = 0.88
 # How far the other tile's end may turn away (cosine): where a train bends at the table's edge
 # the next tile's end lies against the side of the last half, a little behind its end.
 BACK_TURNED = -0.45
+# A tile laid against a double's long side faces it at least this straight (cosine), both ways.
+SIDE_FACING = 0.7
+# How much a joint's fit suffers for the less facing of its two sides (a tie-breaker).
+TURNED_AWAY = 0.1
 # A corner: the next tile's end faces straight into the last tile's long side (cosine), at most
 # this far from it (as JOINT_RANGE's upper bound, for _corner_joints); such a joint ranks after
 # every end-to-end one.
@@ -196,7 +200,14 @@ def _joints(shapes: Sequence[_Shape], doubles: Sequence[bool]) -> list[_Joint]:
                     # One end faces the other tile, and neither turns its back on it.
                     if facing < FACING or min(faces_a, faces_b) < BACK_TURNED:
                         continue
+                    # A tile against a double's long side faces it: one lying alongside the
+                    # double (a hand put down side by side) is not laid against it.
+                    if (ca >= 2 or cb >= 2) and min(faces_a, faces_b) < SIDE_FACING:
+                        continue
                     fit = abs(gap / expected - 1.0) + 2.0 * (1.0 - facing)
+                    # Of two ways to touch, the one where both face each other fits better (a
+                    # tile across a double's long side, not at the corner of its end).
+                    fit += TURNED_AWAY * (1.0 - min(faces_a, faces_b))
                     candidates.append(_Joint(i, j, ca, cb, fit))
     candidates.sort(key=lambda joint: joint.fit)
     used: set[tuple[int, int]] = set()

@@ -206,6 +206,17 @@ def test_tiles_side_by_side_are_not_a_chain() -> None:
     assert layout.loose == (0, 1, 2, 3)
 
 
+def test_a_double_in_a_hand_laid_side_by_side_joins_no_chain() -> None:
+    s = 40.0
+    # A double's long side lies against its neighbours' long sides: nobody laid them end on.
+    tiles = [
+        tile(pips, (500, 100 + k * (s + 2)), 0.0) for k, pips in enumerate([(9, 1), (4, 4), (9, 2)])
+    ]
+    layout = group_table(tiles)
+    assert layout.trains == ()
+    assert layout.loose == (0, 1, 2)
+
+
 def _hub_layout(
     centre: tuple[float, float], trains: Sequence[Sequence[tuple[int, int]]]
 ) -> list[DetectedTile]:
@@ -615,10 +626,11 @@ def test_a_line_turning_a_corner_joins_the_tile_pushed_along_the_last_ones_side(
 REAL_BLOCK_GAME = Path(__file__).parent / "data" / "block_game_round_a_table.json"
 
 
-def test_a_real_block_game_round_a_table_is_one_line_and_no_hub() -> None:
+def test_a_real_block_game_round_a_table_is_one_line_its_two_ends_and_a_stack_beside_it() -> None:
     # Read from a phone photo: a line of 23 tiles turning four corners, a crosswise 6-6 in it,
-    # and a stack of five tiles laid down beside it. The 6-6's bare end and the stack's tiles
-    # pointed at one spot, which was taken for a hub nobody saw, with six trains off it.
+    # and a stack of five tiles laid down side by side beside it (two doubles among them). It
+    # was taken for six trains off a hub nobody saw: the 6-6's bare end and the stack pointed
+    # at one spot.
     data = json.loads(REAL_BLOCK_GAME.read_text())
     tiles = [
         DetectedTile(
@@ -628,14 +640,13 @@ def test_a_real_block_game_round_a_table_is_one_line_and_no_hub() -> None:
         )
         for entry in data["tiles"]
     ]
-    stack = {1, 2, 5, 8, 13}
+    stack = (1, 2, 5, 8, 13)
     layout = group_table(tiles)
     assert layout.hub is None
-    line = [
-        train for train in layout.trains if len(train.tiles) > 1 and not stack & set(train.tiles)
-    ]
-    assert {index for train in line for index in train.tiles} == set(range(28)) - stack
-    assert sorted(train.end for train in line) == [4, 4]
+    in_trains = {index for train in layout.trains for index in train.tiles}
+    assert in_trains == set(range(28)) - set(stack)
+    assert layout.open_ends == (4, 4)
+    assert layout.loose == stack
 
 
 def _squashed(tiles: Sequence[DetectedTile], factor: float, middle: float) -> list[DetectedTile]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -174,12 +174,7 @@ def printed_scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray]:
 def _render_printed_chunk(job: tuple[int, int]) -> Path:
     first_seed, count = job
     name = f"finder_crops_printed_v{PRINTED_DATA_VERSION}_{_finder_tag()}_{first_seed}_{count}.npz"
-
-    def render() -> tuple[np.ndarray, np.ndarray]:
-        parts = [printed_scene_crops(seed) for seed in range(first_seed, first_seed + count)]
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-    return cached_chunk(DATA_DIR / name, render)
+    return cached_chunk(DATA_DIR / name, _seeds_crops(printed_scene_crops, first_seed, count))
 
 
 def build_printed_set(
@@ -207,14 +202,23 @@ def _chunk_file(first_seed: int, count: int, classes: bool) -> Path:
     return DATA_DIR / name
 
 
-def _render_chunk(job: tuple[int, int], classes: bool = True) -> Path:
-    first_seed, count = job
+def _seeds_crops(
+    crops_of: Callable[[int], tuple[np.ndarray, np.ndarray]], first_seed: int, count: int
+) -> Callable[[], tuple[np.ndarray, np.ndarray]]:
+    """What renders the crops and labels of seeds first_seed.. one after another, joined."""
 
     def render() -> tuple[np.ndarray, np.ndarray]:
-        parts = [scene_crops(seed, classes) for seed in range(first_seed, first_seed + count)]
+        parts = [crops_of(seed) for seed in range(first_seed, first_seed + count)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
-    return cached_chunk(_chunk_file(first_seed, count, classes), render)
+    return render
+
+
+def _render_chunk(job: tuple[int, int], classes: bool = True) -> Path:
+    first_seed, count = job
+    crops_of = functools.partial(scene_crops, classes=classes)
+    path = _chunk_file(first_seed, count, classes)
+    return cached_chunk(path, _seeds_crops(crops_of, first_seed, count))
 
 
 def build_set(

@@ -247,6 +247,11 @@ def _corner_joints(
         for b, shape in enumerate(shapes):
             if b == a or (min(a, b), max(a, b)) in joined:
                 continue
+            # A tile whose end touches this one's side as the checks below allow lies nearer
+            # than half this tile's length, its width and the other's length together.
+            reach = last.long / 2 + last.short + shape.long
+            if float(np.linalg.norm(shape.centre - last.centre)) > reach:
+                continue
             for contact, (point, outward) in enumerate(shape.contacts(doubles[b])[:2]):
                 if (b, contact) in taken:
                     continue
@@ -914,7 +919,7 @@ def _find_hub(
             and touching == 0
             and any(pips[candidate][0] in pips[i] for i in facing_tiles)
         )
-        crosswise = (candidate, 2) in used or (candidate, 3) in used
+        crosswise = _crosswise(candidate, used)
         ends_taken = (candidate, 0) in used and (candidate, 1) in used
         if (
             not crosswise
@@ -978,7 +983,7 @@ def _radiating_point(
     a hub's reach: where an unseen engine or a plastic hub lies."""
     points, ways, units, owners = [], [], [], []
     for i, shape in enumerate(shapes):
-        if (i, 2) in used or (i, 3) in used:
+        if _crosswise(i, used):
             continue  # a double across a chain: no train starts from its ends
         for point, outward in _free_ends(i, shape, doubles[i], used):
             points.append(point)
@@ -1026,6 +1031,11 @@ def _radiating_point(
     offset = np.einsum("ij,ij->i", normal, p[rows])
     centre, *_ = np.linalg.lstsq(normal, offset, rcond=None)
     return np.asarray(centre, np.float64)
+
+
+def _crosswise(index: int, used: set[tuple[int, int]]) -> bool:
+    """Whether a tile lies across a chain: a double with a tile against a long side."""
+    return (index, 2) in used or (index, 3) in used
 
 
 def _branches_at(index: int, used: set[tuple[int, int]], doubles: Sequence[bool]) -> int:

@@ -8,6 +8,7 @@ that a crop along the outline lays the tile's long axis horizontal.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -92,3 +93,70 @@ class Quad:
     def covered_share(self, others: Sequence[Quad]) -> float:
         """The share of this outline lying on the others."""
         return covered_share(self.corners, [other.corners for other in others])
+
+
+def long_axis(corners: Corners) -> tuple[NDArray[np.float64], float, float]:
+    """The unit vector along the outline's long sides, their mean length and the short
+    sides' mean length."""
+    points = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    edges = edge_lengths(points.astype(np.float32))
+    first = 0 if edges[0] + edges[2] >= edges[1] + edges[3] else 1
+    along = (points[first + 1] - points[first]) - (points[(first + 3) % 4] - points[first + 2])
+    norm = float(np.linalg.norm(along))
+    unit = along / norm if norm > 0 else np.array([1.0, 0.0])
+    long = float(edges[first] + edges[first + 2]) / 2
+    short = float(edges[1 - first] + edges[3 - first]) / 2
+    return unit, long, short
+
+
+NEIGHBOURS = 6
+"""How many of the nearest outlines lying the same way (long sides within 15 degrees:
+PARALLEL) give the size the tiles have round an outline. A photo taken at a slant shows near
+tiles bigger than far ones, and tiles pointing away from the camera shorter than those across
+its view, so only tiles lying the same way nearby are compared; at least MIN_NEIGHBOURS."""
+MIN_NEIGHBOURS = 4
+NEAR = 4.0
+"""Neighbours lie within this many of the outline's short sides of its middle (far across a
+slanted photo tiles are another size)."""
+PARALLEL = math.cos(math.radians(15))
+STRETCHED = 1.3
+"""An outline whose long sides are this many times the length of those round it, its short
+sides theirs or a little more (at most WIDENED times), is stretched: the finder's outline
+sat loose on the tile and onto the next; it is cut back to the neighbours' size both ways."""
+WIDENED = 1.5
+
+
+def cut_to_neighbours(outlines: Sequence[Corners]) -> list[Corners]:
+    """The outlines, each stretched one cut back to the median size of its NEIGHBOURS
+    nearest, about its own middle (the others as they are).
+
+    One set's tiles are all one size; an outline run a third of a tile onto the next tile's
+    end in a line of tiles breaks the joint between them, so the chain comes apart there. An
+    outline much wider than its neighbours too (two tiles side by side) is left as it is.
+    """
+    if len(outlines) <= MIN_NEIGHBOURS:
+        return list(outlines)
+    axes = [long_axis(outline) for outline in outlines]
+    units = np.array([unit for unit, _, _ in axes])
+    centres = np.array([np.asarray(outline, np.float64).mean(axis=0) for outline in outlines])
+    result = list(outlines)
+    for index, (unit, long, short) in enumerate(axes):
+        distances = np.hypot(*(centres - centres[index]).T)
+        distances[np.abs(units @ unit) < PARALLEL] = np.inf
+        distances[distances > NEAR * short] = np.inf
+        distances[index] = np.inf
+        nearest = np.argsort(distances)[:NEIGHBOURS]
+        nearest = nearest[np.isfinite(distances[nearest])]
+        if len(nearest) < MIN_NEIGHBOURS:
+            continue
+        usual_long = float(np.median([axes[other][1] for other in nearest]))
+        usual_short = float(np.median([axes[other][2] for other in nearest]))
+        if long <= STRETCHED * usual_long or short > WIDENED * usual_short:
+            continue
+        across = np.array([-unit[1], unit[0]])
+        offsets = np.asarray(outlines[index], np.float64) - centres[index]
+        along, aside = offsets @ unit, offsets @ across
+        narrower = min(1.0, usual_short / max(short, 1e-6))
+        cut = np.outer(along * usual_long / long, unit) + np.outer(aside * narrower, across)
+        result[index] = (centres[index] + cut).astype(np.float32)
+    return result

@@ -29,7 +29,7 @@ from companion.rules import Rules, Tile, score_hand
 from vision.decode import MAX_PIXELS, Photo, decode_photo
 from vision.finder import TileFinder
 from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
-from vision.geometry import covered_share, order_corners
+from vision.geometry import covered_share, cut_to_neighbours, order_corners
 from vision.halves import TileRead
 from vision.markers import train_markers, with_markers
 from vision.models import FoundTileLike, ModelSet, TileFinderLike, TileReadLike
@@ -311,9 +311,9 @@ class HandReader:
         reading = self._read_decoded(photo, max_pips, started, whole_table=True)
         # Backs and slid outlines are set aside before reading on, so nothing is looked for
         # past them, and again after it.
-        counted, doubted = counted_on_table(reading.tiles)
+        counted, doubted = counted_on_table(sized_like_neighbours(reading.tiles))
         read_on, seen_empty = self._read_on(photo, counted, max_pips, round_engine, hub_expected)
-        counted, doubted_after = counted_on_table(read_on)
+        counted, doubted_after = counted_on_table(sized_like_neighbours(read_on))
         hinted = (tile.corners for tile in (*doubted, *doubted_after))
         hints = (*reading.hints, *hinted)[:MAX_HINTS]
         reading = replace(reading, tiles=tuple(counted), hints=hints)
@@ -633,6 +633,19 @@ def laid_on_table(tiles: list[DetectedTile], new: DetectedTile) -> list[Detected
     ):
         return tiles
     return [tile for number, tile in enumerate(tiles) if number not in under] + [new]
+
+
+def sized_like_neighbours(tiles: Sequence[DetectedTile]) -> list[DetectedTile]:
+    """The tiles, an outline stretched past the tiles round it cut back to their length
+    (vision.geometry.cut_to_neighbours); the readings are kept."""
+    outlines = [np.asarray(tile.corners, np.float32) for tile in tiles]
+    cut = cut_to_neighbours(outlines)
+    return [
+        tile
+        if new is old
+        else replace(tile, corners=tuple((int(round(x)), int(round(y))) for x, y in new))
+        for tile, old, new in zip(tiles, outlines, cut, strict=True)
+    ]
 
 
 def counted_on_table(

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.geometry import Quad, order_corners
+from vision.geometry import Quad, covered_share, cut_to_neighbours, long_axis, order_corners
 
 
 def box(left: float, top: float, width: float, height: float) -> np.ndarray:
@@ -41,3 +41,60 @@ def test_covered_share_adds_the_others() -> None:
     halves = [Quad.of(box(0, 0, 25, 50)), Quad.of(box(75, 0, 25, 50))]
     assert tile.covered_share(halves) == pytest.approx(0.5)
     assert tile.covered_share([]) == 0.0
+
+
+def _tile(centre_x: float, centre_y: float, long: float, short: float) -> np.ndarray:
+    """A tile lying along the x axis."""
+    x, y = long / 2, short / 2
+    corners = [(-x, -y), (x, -y), (x, y), (-x, y)]
+    return np.array([(centre_x + a, centre_y + b) for a, b in corners], np.float32)
+
+
+def _line_of_tiles(count: int) -> list[np.ndarray]:
+    return [_tile(100.0 + 102.0 * index, 300.0, 100.0, 50.0) for index in range(count)]
+
+
+def test_an_outline_run_onto_the_next_tile_is_cut_back_to_its_neighbours_size() -> None:
+    outlines = _line_of_tiles(7)
+    outlines[3] = _tile(100.0 + 102.0 * 3, 301.0, 140.0, 60.0)  # loose, over both joints
+    cut = cut_to_neighbours(outlines)
+    unit, long, short = long_axis(cut[3])
+    assert long == pytest.approx(100.0, abs=0.5)
+    assert short == pytest.approx(50.0, abs=0.5)
+    assert abs(unit[0]) == pytest.approx(1.0)
+    assert cut[3].mean(axis=0) == pytest.approx(outlines[3].mean(axis=0))
+    # It no longer lies on the tiles either side of it.
+    assert covered_share(cut[3], [outlines[2], outlines[4]]) == pytest.approx(0.0, abs=0.02)
+    for index in (0, 1, 2, 4, 5, 6):
+        assert cut[index] is outlines[index]
+
+
+@pytest.mark.parametrize(
+    "odd_one",
+    [
+        _tile(406.0, 300.0, 50.0, 100.0),  # a double laid crosswise: the tiles' own size
+        _tile(406.0, 300.0, 100.0, 104.0),  # two tiles side by side, read as one outline
+        _tile(406.0, 300.0, 115.0, 50.0),  # a little loose: left to the fitter's reading
+    ],
+)
+def test_outlines_of_a_tiles_size_or_wider_than_stretched_are_kept(odd_one: np.ndarray) -> None:
+    outlines = _line_of_tiles(7)
+    outlines[3] = odd_one
+    cut = cut_to_neighbours(outlines)
+    assert all(new is old for new, old in zip(cut, outlines, strict=True))
+
+
+def test_a_few_outlines_give_no_size_to_judge_by() -> None:
+    outlines = _line_of_tiles(4)
+    outlines[1] = _tile(202.0, 300.0, 150.0, 50.0)
+    assert all(new is old for new, old in zip(cut_to_neighbours(outlines), outlines, strict=True))
+
+
+def test_tiles_pointing_another_way_do_not_set_the_size() -> None:
+    # Seen at a slant, tiles pointing away from the camera look shorter than those lying
+    # across its view: a line across it is not cut to the others' length.
+    across = _line_of_tiles(5)
+    away = [_tile(60.0 * index, 420.0, 70.0, 50.0)[:, ::-1].copy() for index in range(6)]
+    assert all(abs(long_axis(outline)[0][1]) == pytest.approx(1.0) for outline in away)
+    outlines = [*across, *away]
+    assert all(new is old for new, old in zip(cut_to_neighbours(outlines), outlines, strict=True))

@@ -28,8 +28,9 @@ from vision.pipeline import (
     best_fitting_reads,
     counted_on_table,
     laid_on_table,
+    sized_like_neighbours,
 )
-from vision.table import TableLayout, Train
+from vision.table import TableLayout, Train, group_table
 from vision.types import DetectedTile
 
 SEED = 800_000_000  # a tuning table with two long straight trains
@@ -260,3 +261,22 @@ def test_a_tile_read_hardly_at_all_is_hinted_and_takes_nothing_from_the_others()
     faint = _lying((0, 0), 400, 0.01)
     sure = _lying((0, 0), 182, 0.6)
     assert counted_on_table([faint, sure]) == ([sure], [faint])
+
+
+def test_an_outline_run_onto_its_neighbours_stays_in_its_train() -> None:
+    # A 6-6 engine, then 6-1, 1-3, 3-5, 5-2, 2-4 end to end. The finder's outline of the 3-5
+    # sat loose, well onto each neighbour's end: the train was grouped past it, as if the
+    # 3-5 were a tile lying across it.
+    engine = _crosswise((6, 6), 100)
+    line = [
+        _lying(pips, 162 + 82 * index)
+        for index, pips in enumerate([(6, 1), (3, 1), (5, 3), (5, 2), (4, 2)])
+    ]
+    x = 162 + 82 * 2
+    line[2] = DetectedTile((5, 3), 0.95, ((x - 66, 77), (x + 66, 77), (x + 66, 123), (x - 66, 123)))
+    broken = group_table([engine, *line], round_engine=6)
+    assert [(train.tiles, train.end) for train in broken.trains] == [((1, 2, 4, 5), 4)]
+    mended = group_table(sized_like_neighbours([engine, *line]), round_engine=6)
+    assert [(train.tiles, train.end) for train in mended.trains] == [((1, 2, 3, 4, 5), 4)]
+    assert mended.tiles[3].pips == (5, 3)
+    assert mended.tiles[3].corners == ((286, 80), (366, 80), (366, 120), (286, 120))

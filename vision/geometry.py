@@ -151,7 +151,7 @@ def cut_to_neighbours(outlines: Sequence[Corners]) -> list[Corners]:
             continue
         usual_long = float(np.median([axes[other][1] for other in nearest]))
         usual_short = float(np.median([axes[other][2] for other in nearest]))
-        if long <= STRETCHED * usual_long or short > WIDENED * usual_short:
+        if usual_long <= 0 or long <= STRETCHED * usual_long or short > WIDENED * usual_short:
             continue
         across = np.array([-unit[1], unit[0]])
         offsets = np.asarray(outlines[index], np.float64) - centres[index]

@@ -98,3 +98,10 @@ def test_tiles_pointing_another_way_do_not_set_the_size() -> None:
     assert all(abs(long_axis(outline)[0][1]) == pytest.approx(1.0) for outline in away)
     outlines = [*across, *away]
     assert all(new is old for new, old in zip(cut_to_neighbours(outlines), outlines, strict=True))
+
+
+def test_outlines_of_no_size_are_no_size_to_cut_to() -> None:
+    outlines = [np.zeros((4, 2), np.float32) + 50.0 * index for index in range(6)]
+    outlines.append(_tile(150.0, 150.0, 100.0, 50.0))
+    cut = cut_to_neighbours(outlines)
+    assert all(new is old for new, old in zip(cut, outlines, strict=True))

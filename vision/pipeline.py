@@ -301,8 +301,9 @@ class HandReader:
     ) -> TableRead:
         """Read a photo of the whole table: its tiles (as :meth:`read`, always with the
         finder's fine look: a table's tiles are small; then read on along the trains where
-        the finder missed one: BEYOND_FACE_UP; tiles read hardly at all or twice are hinted
-        and outlines slid across a joint dropped: counted_on_table), grouped into the hub and
+        the finder missed one: BEYOND_FACE_UP; an outline run onto its neighbours cut back to
+        their size: sized_like_neighbours; tiles read hardly at all or twice are hinted and
+        outlines slid across a joint dropped: counted_on_table), grouped into the hub and
         the trains from it (vision.table), and each train's marker looked for beside its
         start (vision.markers). ``round_engine`` and ``hub_expected`` are as for
         :func:`vision.table.group_table`. Raises PhotoError for unreadable bytes."""
@@ -636,7 +637,7 @@ def laid_on_table(tiles: list[DetectedTile], new: DetectedTile) -> list[Detected
 
 
 def sized_like_neighbours(tiles: Sequence[DetectedTile]) -> list[DetectedTile]:
-    """The tiles, an outline stretched past the tiles round it cut back to their length
+    """The tiles, an outline stretched past the tiles round it cut back to their size
     (vision.geometry.cut_to_neighbours); the readings are kept."""
     outlines = [np.asarray(tile.corners, np.float32) for tile in tiles]
     cut = cut_to_neighbours(outlines)

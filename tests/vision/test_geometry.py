@@ -77,7 +77,9 @@ def test_an_outline_run_onto_the_next_tile_is_cut_back_to_its_neighbours_size() 
         _tile(406.0, 300.0, 115.0, 50.0),  # a little loose: left to the fitter's reading
     ],
 )
-def test_outlines_of_a_tiles_size_or_wider_than_stretched_are_kept(odd_one: np.ndarray) -> None:
+def test_a_crosswise_double_two_tiles_side_by_side_and_a_little_looseness_are_kept(
+    odd_one: np.ndarray,
+) -> None:
     outlines = _line_of_tiles(7)
     outlines[3] = odd_one
     cut = cut_to_neighbours(outlines)

@@ -40,6 +40,7 @@ from vision.table import (
     continuing_reading,
     group_table,
     inner_numbers,
+    lone_tiles_towards_hub,
     next_tile_outline,
     tile_before_outline,
 )
@@ -539,14 +540,21 @@ def _where_trains_go_on(
     (straight on, turned at a bend, or a double laid crosswise), past the last tile before
     tiles not seen (straight on or a crosswise double), and before
     the first tile of a train not seen to start at the hub (or not showing the engine's
-    number there); each place is added to ``looked``."""
+    number there) and before a loose tile pointing at the hub (a train's next tile, its
+    first missed: vision.table.lone_tiles_towards_hub); each place is added to ``looked``."""
     wanted: list[tuple[int, tuple[int, ...], NDArray[np.float32]]] = []
     engine = None
     if layout.hub is not None and layout.hub.engine_tile is not None:
         engine = layout.tiles[layout.hub.engine_tile].pips[0]
-    for train in layout.trains:
+    lone = lone_tiles_towards_hub(layout)
+    for train in (*layout.trains, *lone):
         last = len(train.tiles) - 1
-        places: list[tuple[int, tuple[int, ...]]] = [(last, (train.end,))]
+        places: list[tuple[int, tuple[int, ...]]] = []
+        if train not in lone:
+            # A loose tile's far end shows a number not known (the tile may lie either way
+            # round): only the hub's side of it is looked at, and once a tile is found there
+            # it is a train's and is looked past as one.
+            places.append((last, (train.end,)))
         if last > 0 and _slid_onto(layout, train.tiles[last], train.tiles[last - 1]):
             # A double lying well over the tile before it is an outline slid across that
             # tile's joint with the next: the next is looked for past that tile.

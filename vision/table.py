@@ -1263,6 +1263,26 @@ def _outline_beyond(
     return order_corners(corners)
 
 
+def lone_tiles_towards_hub(layout: TableLayout) -> list[Train]:
+    """Each loose tile (not a double) whose end faces the hub within a train's reach of it, as
+    a train of its own not seen to start there: a train whose first tiles the finder missed
+    leaves its next tile lying alone, pointing at the hub."""
+    if layout.hub is None:
+        return []
+    hub = np.asarray(layout.hub.centre, np.float64)
+    lone: list[Train] = []
+    for index in layout.loose:
+        tile = layout.tiles[index]
+        if tile.pips[0] == tile.pips[1]:
+            continue
+        shape = _shape(tile.corners)
+        outward = shape.axis if float((hub - shape.centre) @ shape.axis) > 0 else -shape.axis
+        end = shape.centre + outward * shape.long / 2
+        if _facing(end, outward, hub, shape.stride):
+            lone.append(Train((index,), tile.pips[0], False, tile.confidence, linked=False))
+    return lone
+
+
 def inner_numbers(layout: TableLayout, train: Train) -> tuple[int, ...]:
     """The numbers ``train``'s first tile may offer towards the hub: the one its next tile
     does not take, or either of a lone tile's."""

@@ -30,7 +30,7 @@ from vision.pipeline import (
     laid_on_table,
     sized_like_neighbours,
 )
-from vision.table import TableLayout, Train, group_table
+from vision.table import Hub, TableLayout, Train, group_table, lone_tiles_towards_hub
 from vision.types import DetectedTile
 
 SEED = 800_000_000  # a tuning table with two long straight trains
@@ -280,3 +280,36 @@ def test_an_outline_run_onto_its_neighbours_stays_in_its_train() -> None:
     assert [(train.tiles, train.end) for train in mended.trains] == [((1, 2, 3, 4, 5), 4)]
     assert mended.tiles[3].pips == (5, 3)
     assert mended.tiles[3].corners == ((286, 80), (366, 80), (366, 120), (286, 120))
+
+
+def _loose_beside_hub(loose: DetectedTile) -> TableLayout:
+    """A 6-6 engine at (100, 100) with nothing joined to it, and one loose tile."""
+    return TableLayout((_crosswise((6, 6), 100), loose), Hub(0, (100, 100)), (), (), (1,), (), ())
+
+
+def test_before_a_loose_tile_pointing_at_the_hub_its_train_s_first_tile_is_looked_for() -> None:
+    # The finder missed a train's first tile (a 6-4) and the tile past it lies alone, in line
+    # with the hub a tile's length from it: the 6-4 is looked for between the two, showing a
+    # number of the loose 4-3, and nothing is looked for past the 4-3's far end.
+    layout = _loose_beside_hub(_lying((4, 3), 264))
+    (lone,) = lone_tiles_towards_hub(layout)
+    assert (lone.tiles, lone.linked) == ((1,), False)
+    photo = Photo(np.zeros((400, 600, 3), np.uint8), 600, 400)
+    wanted = vision.pipeline._where_trains_go_on(layout, set(), photo)
+    between = np.asarray(_lying((6, 4), 182).corners, np.float32)
+    assert wanted
+    assert all(ends == (3, 4) for _, ends, _ in wanted)
+    assert any(outline_iou(outline, between) > 0.7 for _, _, outline in wanted)
+    assert all(outline[:, 0].max() < 264 for _, _, outline in wanted)
+
+
+@pytest.mark.parametrize(
+    "loose",
+    [
+        _crosswise((4, 3), 264),  # lying across the way to the hub
+        _lying((4, 3), 600),  # beyond a train's reach of it
+        _lying((4, 4), 264),  # a double: no train's next tile but the engine's own
+    ],
+)
+def test_other_loose_tiles_start_no_train(loose: DetectedTile) -> None:
+    assert lone_tiles_towards_hub(_loose_beside_hub(loose)) == []

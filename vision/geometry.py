@@ -95,17 +95,18 @@ class Quad:
         return covered_share(self.corners, [other.corners for other in others])
 
 
-def long_axis(corners: Corners) -> tuple[NDArray[np.float64], float, float]:
-    """The unit vector along the outline's long sides, their mean length and the short
-    sides' mean length."""
+def long_axis(corners: Corners | NDArray[np.float64]) -> tuple[NDArray[np.float64], float, float]:
+    """The unit vector along the outline's long sides (zero for an outline of no size), their
+    mean length and the short sides' mean length."""
     points = np.asarray(corners, dtype=np.float64).reshape(4, 2)
-    edges = edge_lengths(points.astype(np.float32))
-    first = 0 if edges[0] + edges[2] >= edges[1] + edges[3] else 1
-    along = (points[first + 1] - points[first]) - (points[(first + 3) % 4] - points[first + 2])
+    edges = np.roll(points, -1, axis=0) - points
+    lengths = np.linalg.norm(edges, axis=1)
+    first = 0 if lengths[0] + lengths[2] >= lengths[1] + lengths[3] else 1
+    along = edges[first] - edges[first + 2]
     norm = float(np.linalg.norm(along))
-    unit = along / norm if norm > 0 else np.array([1.0, 0.0])
-    long = float(edges[first] + edges[first + 2]) / 2
-    short = float(edges[1 - first] + edges[3 - first]) / 2
+    unit = along / norm if norm > 0 else along
+    long = float(lengths[first] + lengths[first + 2]) / 2
+    short = float(lengths[1 - first] + lengths[3 - first]) / 2
     return unit, long, short
 
 

@@ -546,11 +546,12 @@ def _where_trains_go_on(
     engine = None
     if layout.hub is not None and layout.hub.engine_tile is not None:
         engine = layout.tiles[layout.hub.engine_tile].pips[0]
-    lone = lone_tiles_towards_hub(layout)
-    for train in (*layout.trains, *lone):
+    trains = [(train, False) for train in layout.trains]
+    trains += [(train, True) for train in lone_tiles_towards_hub(layout)]
+    for train, lone in trains:
         last = len(train.tiles) - 1
         places: list[tuple[int, tuple[int, ...]]] = []
-        if train not in lone:
+        if not lone:
             # A loose tile's far end shows a number not known (the tile may lie either way
             # round): only the hub's side of it is looked at, and once a tile is found there
             # it is a train's and is looked past as one.

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import contains, order_corners
+from vision.geometry import contains, long_axis, order_corners
 from vision.types import DetectedTile
 
 Pips = tuple[int, int]
@@ -158,14 +158,8 @@ class _Shape:
 
 def _shape(corners: Sequence[tuple[int, int]]) -> _Shape:
     q = np.asarray(corners, np.float64).reshape(4, 2)
-    edges = np.roll(q, -1, axis=0) - q
-    lengths = np.linalg.norm(edges, axis=1)
-    if lengths[0] + lengths[2] >= lengths[1] + lengths[3]:
-        along, long, short = edges[0] - edges[2], lengths[0] + lengths[2], lengths[1] + lengths[3]
-    else:
-        along, long, short = edges[1] - edges[3], lengths[1] + lengths[3], lengths[0] + lengths[2]
-    norm = float(np.linalg.norm(along)) or 1.0
-    return _Shape(q.mean(axis=0), along / norm, float(long / 2), max(float(short / 2), 1.0))
+    axis, long, short = long_axis(q)
+    return _Shape(q.mean(axis=0), axis, long, max(short, 1.0))
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,13 @@
         --out training/data/marker_views.npz
 
 Each table is rendered with its markers laid anywhere beside their trains' first tiles (most
-tables) or at the renderer's usual spot; its own tiles, each outline moved a little as a
-finder's would be, are grouped as the pipeline groups what it reads (vision.table), and every
-train seen to start at the hub gives one view (vision.markers.marker_views), labelled from the
-renderer's position: a marker lies beside that train or not. Seeds 320,000,000 and
-321,000,000 on are used for training and 330,000,000 on for choosing; the tuning (800,000,000
-on) and held-out (900,000,000 on) tables stay unseen.
+tables) or at the renderer's usual spot, always clearly nearer their own train than any other
+(training.table_synth.CLEARLY_OWN, so a view's label is what its photo shows); its own tiles,
+each outline moved a little as a finder's would be, are grouped as the pipeline groups what it
+reads (vision.table), and every train seen to start at the hub gives one view
+(vision.markers.marker_views), labelled from the renderer's position: a marker lies beside that
+train or not. Seeds 320,000,000 and 321,000,000 on are used for training and 330,000,000 on for
+choosing; the tuning (800,000,000 on) and held-out (900,000,000 on) tables stay unseen.
 """
 
 from __future__ import annotations

@@ -508,6 +508,18 @@ def _grouped(
     )
     roots: list[int] = []  # without a hub, each line's first tile
     if centre is not None:
+        unrelated = _against_crosswise_ends(joints, tiles, doubles, engine)
+        if unrelated:
+            joints = [joint for joint in joints if joint not in unrelated]
+            used = {(j.a, j.contact_a) for j in joints} | {(j.b, j.contact_b) for j in joints}
+            neighbours = [[] for _ in range(count)]
+            for joint in joints:
+                neighbours[joint.a].append(joint.b)
+                neighbours[joint.b].append(joint.a)
+            component = _components(neighbours)
+            groups = {}
+            for index in range(count):
+                groups.setdefault(component[index], []).append(index)
         paths, loose = _hub_paths(
             groups, engine, centre, neighbours, shapes, doubles, used, seen_empty
         )
@@ -614,6 +626,40 @@ def _grouped(
         unsure=tuple(sorted(unsure)),
         mended=tuple(sorted(index for index, choice in final.items() if choice > 0)),
     )
+
+
+def _against_crosswise_ends(
+    joints: Sequence[_Joint],
+    tiles: Sequence[DetectedTile],
+    doubles: Sequence[bool],
+    engine: int | None,
+) -> list[_Joint]:
+    """Around a hub, the joints of a tile touching the end of a double that lies crosswise in
+    a train, the tile showing none of the double's number (nor likely read so). Mexican Train
+    lays nothing off a double's ends but under the branching-doubles house rule, where a
+    branch shows the double's number: this is another train's tile lying against it (a train
+    bent back round the table, ending at the double), and walking on through it would give
+    that train's tiles to this one."""
+    crosswise = {
+        index
+        for joint in joints
+        for index, contact in ((joint.a, joint.contact_a), (joint.b, joint.contact_b))
+        if doubles[index] and index != engine and contact >= 2
+    }
+    unrelated = []
+    for joint in joints:
+        for double, contact, other in (
+            (joint.a, joint.contact_a, joint.b),
+            (joint.b, joint.contact_b, joint.a),
+        ):
+            if double not in crosswise or contact >= 2:
+                continue
+            number = tiles[double].pips[0]
+            readings = [tiles[other].pips, *(pips for pips, _ in tiles[other].alternatives)]
+            if all(number not in pips for pips in readings):
+                unrelated.append(joint)
+                break
+    return unrelated
 
 
 def _hub_paths(

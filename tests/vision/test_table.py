@@ -861,3 +861,35 @@ def test_the_reading_laid_on_a_train_shows_its_end_and_no_tile_already_read() ->
     assert continuing_reading(readings, (10,), set()) == ((10, 10), 0.5)
     assert continuing_reading(readings, (12,), set()) is None
     assert continuing_reading(readings, (3, 9), set()) == ((7, 3), 0.15)
+
+
+def test_a_train_bent_back_against_a_crosswise_doubles_end_stays_its_own() -> None:
+    # The north train turns east and then down, ending with its 12 against the end of the
+    # crosswise 3-3 in the east train. Mexican Train has no spinners: the 0-12 is not laid
+    # on the 3-3, and the east train must not walk on into the north train's tiles.
+    s = 30.0
+    hub = (500.0, 400.0)
+    down, across = math.pi / 2, 0.0
+    tiles = [
+        tile((7, 7), hub, 0.4, s),
+        tile((7, 3), (626, 400), across, s),  # east: 7 | 3, then a crosswise 3-3, then 3 | 8
+        tile((3, 3), (672, 400), down, s),
+        tile((3, 8), (718, 400), across, s),
+        tile((7, 5), (374, 400), across, s),  # west
+        tile((7, 1), (486, 245), down, s),  # north, up from the hub
+        tile((1, 2), (486, 183), down, s),
+        tile((2, 5), (533, 168), across, s),  # turned east
+        tile((5, 6), (595, 168), across, s),
+        tile((6, 9), (657, 168), across, s),
+        tile((9, 4), (672, 215), down, s),  # turned down
+        tile((4, 0), (672, 277), down, s),
+        tile((0, 12), (672, 339), down, s),  # its 12 against the 3-3's end
+    ]
+    layout = group_table(tiles, round_engine=7)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert trains_of(layout) == [
+        ((1, 2, 3), 8, False),
+        ((4,), 5, False),
+        ((5, 6, 7, 8, 9, 10, 11, 12), 12, False),
+    ]
+    assert layout.unsure == ()

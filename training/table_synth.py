@@ -402,7 +402,7 @@ def _clearly_own_spot(
         own = _distance_to_footprint(spot, footprints[candidate.train][0])
         nearest = min((_distance_to_footprint(spot, other) for other in others), default=np.inf)
         if nearest >= CLEARLY_OWN * own:
-            return spot
+            return np.asarray(spot, np.float64)
     return None
 
 

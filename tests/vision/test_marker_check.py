@@ -23,6 +23,7 @@ def check() -> MarkerCheck:
     "seed",
     [
         800_000_011,  # a silver coin that shows only as a faint blob, beside the second train
+        800_000_380,  # a silver coin on a red cloth, beside the fifth train of eight
     ],
 )
 def test_a_marker_the_blob_look_only_doubted_is_found(check: MarkerCheck, seed: int) -> None:

@@ -9,6 +9,7 @@ import io
 import json
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -489,3 +490,30 @@ def test_a_table_photo_over_the_size_limit_is_refused_next_to_its_field(
     assert response.status_code == 413
     match = re.search(r'id="table-photo-error"[^>]*>(.*?)</p>', response.data.decode(), re.S)
     assert match and "too large" in match.group(1)
+
+
+def test_a_photo_whose_engine_is_not_the_rounds_says_so(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, stubbed_reader: list[int]
+) -> None:
+    # The scoresheet is on round 1 (the 12-12); the hub in the photo holds the 9-9.
+    layout = stub_layout()
+    nines = replace(layout, tiles=(replace(layout.tiles[0], pips=(9, 9)), *layout.tiles[1:]))
+    monkeypatch.setattr(
+        photos, "table_layout", lambda data, set_max, round_engine=None: (*SIZE, nines)
+    )
+    game = make_game(client)
+    response = send_table_photo(client, game)
+    assert response.status_code == 200
+    assert form_fields(response.data)["engine"] == "9"
+    text = page_text(response.data)
+    assert "Engine 9-9 in the hub. This round's engine on the scoresheet is the 12-12:" in text
+    assert "If the scoresheet is on the wrong round, put it right there." in text
+
+
+def test_a_photo_of_the_rounds_engine_says_nothing_of_it(
+    client: FlaskClient, stubbed_reader: list[int]
+) -> None:
+    game = make_game(client)
+    text = page_text(send_table_photo(client, game).data)
+    assert "Engine 12-12 in the hub." in text
+    assert "on the scoresheet" not in text

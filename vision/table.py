@@ -485,15 +485,7 @@ def _grouped(
     shapes = [_shape(tile.corners) for tile in tiles]
     doubles = [tile.pips[0] == tile.pips[1] for tile in tiles]
     joints = _joints(shapes, doubles)
-    used = {(j.a, j.contact_a) for j in joints} | {(j.b, j.contact_b) for j in joints}
-    neighbours: list[list[int]] = [[] for _ in range(count)]
-    for joint in joints:
-        neighbours[joint.a].append(joint.b)
-        neighbours[joint.b].append(joint.a)
-    component = _components(neighbours)
-    groups: dict[int, list[int]] = {}
-    for index in range(count):
-        groups.setdefault(component[index], []).append(index)
+    used, neighbours, component, groups = _linked(joints, count)
 
     engine_reads = [round_engine is not None and tile.pips == (round_engine,) * 2 for tile in tiles]
     engine, centre = _find_hub(
@@ -511,15 +503,7 @@ def _grouped(
         unrelated = _against_crosswise_ends(joints, tiles, doubles, engine)
         if unrelated:
             joints = [joint for joint in joints if joint not in unrelated]
-            used = {(j.a, j.contact_a) for j in joints} | {(j.b, j.contact_b) for j in joints}
-            neighbours = [[] for _ in range(count)]
-            for joint in joints:
-                neighbours[joint.a].append(joint.b)
-                neighbours[joint.b].append(joint.a)
-            component = _components(neighbours)
-            groups = {}
-            for index in range(count):
-                groups.setdefault(component[index], []).append(index)
+            used, neighbours, component, groups = _linked(joints, count)
         paths, loose = _hub_paths(
             groups, engine, centre, neighbours, shapes, doubles, used, seen_empty
         )
@@ -626,6 +610,23 @@ def _grouped(
         unsure=tuple(sorted(unsure)),
         mended=tuple(sorted(index for index, choice in final.items() if choice > 0)),
     )
+
+
+def _linked(
+    joints: Sequence[_Joint], count: int
+) -> tuple[set[tuple[int, int]], list[list[int]], list[int], dict[int, list[int]]]:
+    """The contacts the joints use, each tile's neighbours, its component and the components'
+    members."""
+    used = {(j.a, j.contact_a) for j in joints} | {(j.b, j.contact_b) for j in joints}
+    neighbours: list[list[int]] = [[] for _ in range(count)]
+    for joint in joints:
+        neighbours[joint.a].append(joint.b)
+        neighbours[joint.b].append(joint.a)
+    component = _components(neighbours)
+    groups: dict[int, list[int]] = {}
+    for index in range(count):
+        groups.setdefault(component[index], []).append(index)
+    return used, neighbours, component, groups
 
 
 def _against_crosswise_ends(

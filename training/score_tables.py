@@ -45,7 +45,7 @@ import numpy as np
 from training.synth import table_tops_note
 from training.table_synth import TableScene, render_table
 from vision.decode import decode_photo
-from vision.geometry import outline_iou
+from vision.geometry import distance_outside, outline_iou
 from vision.markers import SHARED, train_markers, with_markers
 from vision.models import ModelPaths, ModelSet
 from vision.pipeline import READ_LONG_SIDE, HandReader
@@ -160,11 +160,6 @@ def match(scene: TableScene, tiles: Sequence[DetectedTile], scale: float) -> dic
     return matched
 
 
-def _distance_to_outline(point: tuple[float, float], outline: np.ndarray) -> float:
-    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    return max(0.0, -float(cv2.pointPolygonTest(contour, point, True)))
-
-
 def markers_in_doubt(scene: TableScene) -> tuple[frozenset[int], int]:
     """The trains (indexes into ``scene.trains``) whose marker a player could not tell by
     looking, and how many markers lie so: a marker no nearer its own train's first tile than
@@ -176,9 +171,9 @@ def markers_in_doubt(scene: TableScene) -> tuple[frozenset[int], int]:
     for index, train in enumerate(scene.trains):
         if train.marker_at is None:
             continue
-        own = _distance_to_outline(train.marker_at, np.asarray(firsts[index]))
+        own = distance_outside(np.asarray(firsts[index]), train.marker_at)
         others = [
-            (_distance_to_outline(train.marker_at, np.asarray(first)), other)
+            (distance_outside(np.asarray(first), train.marker_at), other)
             for other, first in enumerate(firsts)
             if other != index
         ]

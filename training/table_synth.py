@@ -45,6 +45,7 @@ from training.synth import (
     random_style,
     render_background,
 )
+from vision.geometry import distance_outside
 
 HUB_SLOTS = 8
 MARKER_KINDS = ("toy_train", "coin", "plastic")
@@ -371,12 +372,6 @@ class _MarkerSpot:
     angle: float
 
 
-def _distance_to_footprint(point: np.ndarray, footprint: np.ndarray) -> float:
-    contour = np.asarray(footprint, np.float32).reshape(-1, 1, 2)
-    inside = cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), True)
-    return max(0.0, -float(inside))
-
-
 def _clearly_own_spot(
     candidate: _MarkerSpot, footprints: list[list[np.ndarray]]
 ) -> np.ndarray | None:
@@ -399,8 +394,8 @@ def _clearly_own_spot(
         for footprint in tiles
     ]
     for spot in spots:
-        own = _distance_to_footprint(spot, footprints[candidate.train][0])
-        nearest = min((_distance_to_footprint(spot, other) for other in others), default=np.inf)
+        own = distance_outside(footprints[candidate.train][0], spot)
+        nearest = min((distance_outside(other, spot) for other in others), default=np.inf)
         if nearest >= CLEARLY_OWN * own:
             return np.asarray(spot, np.float64)
     return None

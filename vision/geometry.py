@@ -50,6 +50,16 @@ def contains(outline: Corners, point: NDArray[np.floating]) -> bool:
     return cv2.pointPolygonTest(_contour(outline), at, False) >= 0
 
 
+def distance_outside(
+    outline: NDArray[np.floating] | Sequence[Sequence[float]],
+    point: Sequence[float] | NDArray[np.floating],
+) -> float:
+    """How far ``point`` lies outside ``outline`` (0 inside it or on its edge)."""
+    contour = np.asarray(outline, dtype=np.float32).reshape(-1, 1, 2)
+    at = (float(point[0]), float(point[1]))
+    return max(0.0, -float(cv2.pointPolygonTest(contour, at, True)))
+
+
 def outline_iou(first: Corners, second: Corners) -> float:
     """Intersection over union of two convex outlines."""
     a, b = _contour(first), _contour(second)

@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.geometry import distance_outside
 from vision.session import open_session
 from vision.table import TableLayout
 
@@ -149,12 +150,6 @@ def _solidity(blob: NDArray[np.bool_]) -> float:
     return float(blob.sum()) / max(hull, 1.0)
 
 
-def _distance_to_tile(point: NDArray[np.float32], outline: NDArray[np.float32]) -> float:
-    contour = outline.reshape(-1, 1, 2).astype(np.float32)
-    inside = cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), True)
-    return max(0.0, -float(inside))
-
-
 def _short_side(outline: NDArray[np.float32]) -> float:
     edges = np.linalg.norm(np.roll(outline, -1, axis=0) - outline, axis=1)
     return float(np.sort(edges)[:2].mean())
@@ -271,8 +266,8 @@ def _blobs_verdict(
         if shaped_only and (whole > LARGEST_AREA or not compact):
             continue
         centre = (centroids[index] + np.array(offset)).astype(np.float32)
-        mine = _distance_to_tile(centre, first)
-        nearest_other = min((_distance_to_tile(centre, other) for other in others), default=1e9)
+        mine = distance_outside(first, centre)
+        nearest_other = min((distance_outside(other, centre) for other in others), default=1e9)
         if nearest_other < mine:
             if mine <= SHARED * nearest_other:
                 verdict = None  # between the two: whose it is, the player says

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from training.table_synth import TableScene, TableTrain, render_table
+from vision.geometry import distance_outside
 
 SIZE = (1008, 756)  # half a 12-MP-like frame's side: the same tables, drawn four times faster
 
@@ -150,11 +151,6 @@ def test_the_range_the_brief_asks_for() -> None:
     assert counts[len(counts) // 2] >= 20
 
 
-def _distance_to_outline(point: tuple[float, float], corners: np.ndarray) -> float:
-    contour = np.asarray(corners, np.float32).reshape(-1, 1, 2)
-    return max(0.0, -float(cv2.pointPolygonTest(contour, point, True)))
-
-
 @pytest.mark.parametrize("scattered", [False, True])
 def test_a_marker_lies_nearer_its_own_train_than_any_other(scattered: bool) -> None:
     """Whose marker it is must be plain from the photo: a marker laid as near another train
@@ -166,9 +162,9 @@ def test_a_marker_lies_nearer_its_own_train_than_any_other(scattered: bool) -> N
             if train.marker_at is None:
                 continue
             seen += 1
-            own = _distance_to_outline(train.marker_at, scene.tiles[train.tiles[0]].corners)
+            own = distance_outside(scene.tiles[train.tiles[0]].corners, train.marker_at)
             others = [
-                _distance_to_outline(train.marker_at, scene.tiles[index].corners)
+                distance_outside(scene.tiles[index].corners, train.marker_at)
                 for other, rival in enumerate(scene.trains)
                 if other != number
                 for index in rival.tiles

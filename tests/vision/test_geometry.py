@@ -7,7 +7,14 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.geometry import Quad, covered_share, cut_to_neighbours, long_axis, order_corners
+from vision.geometry import (
+    Quad,
+    covered_share,
+    cut_to_neighbours,
+    distance_outside,
+    long_axis,
+    order_corners,
+)
 
 
 def box(left: float, top: float, width: float, height: float) -> np.ndarray:
@@ -107,3 +114,13 @@ def test_outlines_of_no_size_are_no_size_to_cut_to() -> None:
     outlines.append(_tile(150.0, 150.0, 100.0, 50.0))
     cut = cut_to_neighbours(outlines)
     assert all(new is old for new, old in zip(cut, outlines, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("point", "distance"),
+    [((50.0, 20.0), 0.0), ((100.0, 20.0), 0.0), ((130.0, 20.0), 30.0), ((50.0, 0.0), 10.0)],
+)
+def test_how_far_a_point_lies_outside_an_outline(
+    point: tuple[float, float], distance: float
+) -> None:
+    assert distance_outside(box(0, 10, 100, 20), point) == pytest.approx(distance)

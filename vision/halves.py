@@ -42,6 +42,8 @@ class TileRead:
     is_tile: float  # probability that the crop is a face-up domino at all
     alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
     """Other tiles the crop may show, most probable first: (pips larger first, probability)."""
+    halves: tuple[int, int] | None = None
+    """The counts as read on the crop's first (left) half and its second, where known."""
 
 
 def split_halves(crops: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -137,6 +139,7 @@ def postprocess(logits: NDArray[np.float32], max_pips: int | None = None) -> lis
                 confidence=float(best[first] * best[second]),
                 is_tile=float(face_up[first] * face_up[second]),
                 alternatives=other_readings(pip_probs[first], pip_probs[second], pips),
+                halves=(a, b),
             )
         )
     return reads

@@ -59,6 +59,9 @@ class TileReadLike(Protocol):
     @property
     def alternatives(self) -> Sequence[tuple[tuple[int, int], float]]: ...
 
+    @property
+    def halves(self) -> tuple[int, int] | None: ...
+
 
 class HalfReaderLike(Protocol):
     """Reads a batch of canonical (N, 64, 128, 3) crops in one model call."""

@@ -44,7 +44,7 @@ from vision.table import (
     next_tile_outline,
     tile_before_outline,
 )
-from vision.types import DetectedTile, HandReading
+from vision.types import DetectedTile, HalfSeen, HandReading
 
 READ_LONG_SIDE = 2000
 """JPEGs are decoded at a reduced scale down to this long side: tiles stay far larger than
@@ -175,7 +175,16 @@ class HandReader:
         (face_up,) = self._face_up(crops, [read])
         if face_up < ONE_TILE_IS_TILE:
             return []
-        return [_detected(read.pips, read.confidence * face_up, quad, photo, read.alternatives)]
+        return [
+            _detected(
+                read.pips,
+                read.confidence * face_up,
+                quad,
+                photo,
+                read.alternatives,
+                read.halves,
+            )
+        ]
 
     def _read_with(
         self,
@@ -208,7 +217,14 @@ class HandReader:
                 read = reads[index]
                 others = _other_readings(read, pips)
                 tiles.append(
-                    _detected(pips, sureness * face_up[index], quads[index], photo, others)
+                    _detected(
+                        pips,
+                        sureness * face_up[index],
+                        quads[index],
+                        photo,
+                        others,
+                        read.halves,
+                    )
                 )
             # A shape the face-down check alone turned down is still a tile's shape (a blank
             # double of a coloured set looks like a back with a line): it is hinted by the
@@ -367,7 +383,8 @@ class HandReader:
             laid = tiles
             for sureness, pips, index in found:
                 others = _other_readings(reads[index], pips)
-                laid = laid_on_table(laid, _detected(pips, sureness, quads[index], photo, others))
+                new = _detected(pips, sureness, quads[index], photo, others, reads[index].halves)
+                laid = laid_on_table(laid, new)
             if laid is tiles:
                 break  # nothing new to read on from
             tiles = laid
@@ -459,6 +476,7 @@ def one_vote(read: TileReadLike, others: Sequence[TileReadLike]) -> TileReadLike
         confidence=min(votes[winner] / count, read.confidence),
         is_tile=read.is_tile,
         alternatives=tuple((pips, chance) for pips, chance in alternatives if pips != winner),
+        halves=read.halves,
     )
 
 
@@ -717,9 +735,19 @@ def _detected(
     quad: NDArray[np.float32],
     photo: Photo,
     alternatives: Sequence[tuple[tuple[int, int], float]] = (),
+    halves: tuple[int, int] | None = None,
 ) -> DetectedTile:
-    """One reported tile; ``confidence``: how sure the pipeline is that it is this tile."""
+    """One reported tile; ``confidence``: how sure the pipeline is that it is this tile;
+    ``halves``: the counts read on the outline's first and second half, as cut for reading."""
     shown = (max(pips), min(pips))
+    seen = None
+    if halves is not None:
+        first, second = half_middles(quad)
+        to_photo = 1.0 / photo.scale
+        seen = (
+            HalfSeen(halves[0], (float(first[0] * to_photo), float(first[1] * to_photo))),
+            HalfSeen(halves[1], (float(second[0] * to_photo), float(second[1] * to_photo))),
+        )
     return DetectedTile(
         pips=shown,
         confidence=float(np.clip(confidence, 0.0, 1.0)),
@@ -729,7 +757,16 @@ def _detected(
             for other, chance in alternatives
             if (max(other), min(other)) != shown
         ),
+        halves=seen,
     )
+
+
+def half_middles(quad: NDArray[np.float32]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The middles of an outline's first and second half as rectify_tiles cuts it (its first
+    edge long, the first half's end from the last corner to the first)."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    start, finish = (q[0] + q[3]) / 2, (q[1] + q[2]) / 2
+    return 0.75 * start + 0.25 * finish, 0.25 * start + 0.75 * finish
 
 
 def _other_readings(

@@ -13,7 +13,10 @@ several chains start, or one chain pointing at it across a gap (a hub's only tra
 block line's tiles lie against its first double), or the point a hub detector passes in; each
 chain is ordered from it outwards. The chain checks the reading: every joint should show the
 same number on both sides, so a tile whose likelier other reading makes its joints match is
-read that way, and a joint that still does not match marks both its tiles unsure.
+read that way, and a joint that still does not match marks both its tiles unsure. Where the
+reader says which half shows which number (DetectedTile.halves), a tile is read from the end
+its chain comes in by: the number on that half must match, and the other is what it offers
+onwards (a tile by the hub with the engine's number on its far half is not a train's first).
 
 It also says where a tile the finder may have missed would lie (next_tile_outline past a
 train's end or a gap in it, tile_before_outline before a first tile not seen at the hub), for
@@ -307,14 +310,86 @@ class _Path:
     """Where tiles not seen break the train (the index in ``tiles`` after the gap), or 0."""
 
 
+HALVES_APART = 0.25
+"""A reading's numbers are placed on the tile's ends only where the middles of the halves as
+counted lie at least this share of the tile's length apart along it (half of it, as cut)."""
+
+
+def _first_end_numbers(
+    tile: DetectedTile, shape: _Shape, readings: Sequence[tuple[Pips, float]]
+) -> list[int | None]:
+    """For each reading of a tile, the number on its first end (contact 0, along its axis),
+    where the halves as counted tell which way it lies."""
+    numbers: list[int | None] = []
+    for pips, _ in readings:
+        places = tile.half_places(pips)
+        if places is None:
+            numbers.append(None)
+            continue
+        along = float((np.subtract(places[0], places[1])) @ shape.axis)
+        if abs(along) < HALVES_APART * shape.long:
+            numbers.append(None)
+        else:
+            numbers.append(pips[0] if along > 0 else pips[1])
+    return numbers
+
+
+@dataclass(frozen=True)
+class _Ways:
+    """Which end of each tile of a path the path comes in by (0 or 1: a contact, None where
+    not known), and each tile's readings' numbers on its first end."""
+
+    entries: tuple[int | None, ...]
+    first_ends: Sequence[Sequence[int | None]]
+
+    def inner(self, step: int, tile: int, choice: int, pips: Pips) -> int | None:
+        """The number a reading shows towards the tile before, where known."""
+        entry = self.entries[step]
+        first = self.first_ends[tile][choice]
+        if entry not in (0, 1) or first is None or pips[0] == pips[1]:
+            return None
+        if entry == 0:
+            return first
+        return pips[1] if first == pips[0] else pips[0]
+
+
+def _entries(
+    tiles: Sequence[int],
+    shapes: Sequence[_Shape],
+    contact_of: dict[tuple[int, int], int],
+    before: int | None = None,
+    towards: np.ndarray | None = None,
+) -> tuple[int | None, ...]:
+    """Which end (contact) each tile of a path is entered by: the one joined to the tile
+    before; the first tile's, the one joined to ``before`` (the engine, a line's first tile),
+    else the end away from its next tile, else the end nearer ``towards`` (the hub, the part
+    of a train before a gap)."""
+    entries: list[int | None] = []
+    for step, tile in enumerate(tiles):
+        if step > 0:
+            entries.append(contact_of.get((tile, tiles[step - 1])))
+        elif before is not None and (tile, before) in contact_of:
+            entries.append(contact_of[(tile, before)])
+        elif len(tiles) > 1 and contact_of.get((tile, tiles[1]), 2) < 2:
+            entries.append(1 - contact_of[(tile, tiles[1])])
+        elif towards is not None:
+            shape = shapes[tile]
+            entries.append(0 if float((towards - shape.centre) @ shape.axis) > 0 else 1)
+        else:
+            entries.append(None)
+    return tuple(entries)
+
+
 def _best_readings(
     path: Sequence[int],
     start: int | None,
     options: Sequence[Sequence[tuple[Pips, float]]],
+    ways: _Ways | None = None,
 ) -> tuple[list[int], list[int], list[bool]]:
     """For each tile of a path, the reading (index into its options) and the number it offers
     onwards that make the fewest joints fail, then the likeliest; and for each joint whether
-    it fails. A failed joint leaves either half free to go onwards."""
+    it fails. A failed joint leaves either half free to go onwards, unless ``ways`` tells
+    which half of the tile the path comes in by and which number each reading shows there."""
     # state: (option, outer number) -> (failures, -log likelihood, back pointer)
     layers: list[dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]]] = []
     previous: dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]] = {}
@@ -322,7 +397,11 @@ def _best_readings(
         current: dict[tuple[int, int], tuple[int, float, tuple[int, int] | None]] = {}
         for choice, (pips, chance) in enumerate(options[tile]):
             cost = -math.log(max(chance, 1e-6))
-            for inner, outer in {(pips[0], pips[1]), (pips[1], pips[0])}:
+            turns = {(pips[0], pips[1]), (pips[1], pips[0])}
+            inner_known = ways.inner(step, tile, choice, pips) if ways is not None else None
+            if inner_known is not None:
+                turns = {(inner_known, pips[1] if inner_known == pips[0] else pips[0])}
+            for inner, outer in turns:
                 incoming: list[tuple[int, float, tuple[int, int] | None, int | None]] = []
                 if step == 0:
                     incoming.append((0, 0.0, None, start))
@@ -531,24 +610,54 @@ def _grouped(
             final[engine] = choice
             engine_number = options[engine][choice][0][0]
 
+    # Which number lies at which end of a tile, where the reader's halves tell: a path is
+    # read through each tile from the end it comes in by.
+    first_ends = [
+        _first_end_numbers(tile, shape, readings)
+        for tile, shape, readings in zip(tiles, shapes, options, strict=True)
+    ]
+    contact_of = {(j.a, j.b): j.contact_a for j in joints} | {
+        (j.b, j.a): j.contact_b for j in joints
+    }
+
+    def ways(
+        members: Sequence[int], before: int | None = None, towards: np.ndarray | None = None
+    ) -> _Ways:
+        return _Ways(_entries(members, shapes, contact_of, before, towards), first_ends)
+
     # (path, end, failed joints, the number offered before the path's gap if it has one)
     read_paths: list[tuple[_Path, int, list[bool], int | None]] = []
     for path in paths:
         if path.from_root:
-            choices, outers, failed = _best_arm(path.tiles, tiles[path.tiles[0]].pips, options)
+            root = path.tiles[0]
+            side = None
+            if len(path.tiles) > 1:
+                # The first tile's number the arm lies against: its end joined to the arm's
+                # first tile, as if the way in came from there.
+                side = ways((root,), path.tiles[1]).inner(0, root, 0, tiles[root].pips)
+            arm_ways = ways(path.tiles[1:], root)
+            choices, outers, failed = _best_arm(
+                path.tiles, tiles[root].pips, options, arm_ways, side
+            )
         elif path.gap:
             # Tiles not seen lie between the two parts: the second is read on its own.
             before, after = path.tiles[: path.gap], path.tiles[path.gap :]
-            choices, outers, failed = _best_readings(before, engine_number, options)
-            more = _best_readings(after, None, options)
+            choices, outers, failed = _best_readings(
+                before, engine_number, options, ways(before, engine, centre)
+            )
+            after_ways = ways(after, None, shapes[before[-1]].centre)
+            more = _best_readings(after, None, options, after_ways)
             choices, outers, failed = choices + more[0], outers + more[1], failed + more[2]
             alone = options[after[0]][more[0][0]][0]
-            if len(after) == 1 and alone[0] != alone[1]:
-                # A lone plain tile past the gap may face either way: its end is a guess.
-                failed[path.gap] = True
+            if len(after) == 1 and after_ways.inner(0, after[0], more[0][0], alone) is None:
+                # A lone plain tile past the gap may face either way, unless the reader saw
+                # which half shows which: else its end is a guess.
+                failed[path.gap] = alone[0] != alone[1]
         else:
             start_number = engine_number if path.linked else None
-            choices, outers, failed = _best_readings(path.tiles, start_number, options)
+            choices, outers, failed = _best_readings(
+                path.tiles, start_number, options, ways(path.tiles, engine, centre)
+            )
         for member, choice in zip(path.tiles, choices, strict=True):
             final.setdefault(member, choice)
         gap_end = outers[path.gap - 1] if path.gap and not path.from_root else None
@@ -733,16 +842,22 @@ def _train(
 
 
 def _best_arm(
-    head: tuple[int, ...], root_pips: Pips, options: Sequence[Sequence[tuple[Pips, float]]]
+    head: tuple[int, ...],
+    root_pips: Pips,
+    options: Sequence[Sequence[tuple[Pips, float]]],
+    ways: _Ways | None = None,
+    laid_against: int | None = None,
 ) -> tuple[list[int], list[int], list[bool]]:
     """An arm of a line from its first tile: the arm's tiles checked against whichever of
-    the first tile's numbers fits them best."""
+    the first tile's numbers fits them best, or against ``laid_against`` where the first tile's
+    halves tell which number the arm is laid against."""
     rest = head[1:]
     if not rest:
         return [0], [root_pips[1]], [False]
     best: tuple[int, float, list[int], list[int], list[bool], int] | None = None
-    for side in dict.fromkeys(root_pips):
-        choices, outers, failed = _best_readings(rest, side, options)
+    sides = dict.fromkeys(root_pips) if laid_against is None else {laid_against: None}
+    for side in sides:
+        choices, outers, failed = _best_readings(rest, side, options, ways)
         nll = sum(
             -math.log(max(options[t][c][1], 1e-6)) for t, c in zip(rest, choices, strict=True)
         )
@@ -1326,8 +1441,18 @@ def lone_tiles_towards_hub(layout: TableLayout) -> list[Train]:
 
 def inner_numbers(layout: TableLayout, train: Train) -> tuple[int, ...]:
     """The numbers ``train``'s first tile may offer towards the hub: the one its next tile
-    does not take, or either of a lone tile's."""
-    first = layout.tiles[train.tiles[0]].pips
+    does not take, or a lone tile's number on its half nearer the hub where the reader's
+    halves tell, else either of its numbers."""
+    tile = layout.tiles[train.tiles[0]]
+    first = tile.pips
+    if len(train.tiles) == 1 and layout.hub is not None and first[0] != first[1]:
+        shape = _shape(tile.corners)
+        (at_first_end,) = _first_end_numbers(tile, shape, [(first, tile.confidence)])
+        if at_first_end is not None:
+            towards = np.asarray(layout.hub.centre, np.float64) - shape.centre
+            if float(towards @ shape.axis) > 0:
+                return (at_first_end,)
+            return (first[1] if at_first_end == first[0] else first[0],)
     if len(train.tiles) == 1 or first[0] == first[1]:
         return tuple(sorted(set(first)))
     following = set(layout.tiles[train.tiles[1]].pips)

@@ -7,6 +7,15 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class HalfSeen:
+    """One half of a tile as the reader counted it, and where it lies."""
+
+    pips: int
+    middle: tuple[float, float]
+    """The half's middle in the photo's pixel coordinates."""
+
+
+@dataclass(frozen=True)
 class DetectedTile:
     """One face-up domino found in a photo."""
 
@@ -21,6 +30,27 @@ class DetectedTile:
     """Other tiles it may be, most probable first: (pips larger first, probability). Not part
     of the contract's JSON; the table's chains use them to mend a reading that breaks a
     joint."""
+    halves: tuple[HalfSeen, HalfSeen] | None = None
+    """What the reader counted on each half and where that half lies, where known. Not part
+    of the contract's JSON; the table's chains use it to tell which number faces which way."""
+
+    def half_places(
+        self, pips: tuple[int, int]
+    ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Where the halves showing ``pips[0]`` and ``pips[1]`` lie, for this reading or one
+        of its others, when the halves as counted tell: the reading is laid the way that
+        keeps more of the counted numbers on their halves (another reading of a misread tile
+        nearly always keeps one). None for a double, or where either way keeps as many."""
+        if self.halves is None or pips[0] == pips[1]:
+            return None
+        first, second = self.halves
+        kept = (pips[0] == first.pips) + (pips[1] == second.pips)
+        turned = (pips[1] == first.pips) + (pips[0] == second.pips)
+        if kept == turned:
+            return None
+        if kept > turned:
+            return first.middle, second.middle
+        return second.middle, first.middle
 
     def to_json(self) -> dict[str, Any]:
         """The tile as the contract's JSON object."""

@@ -27,6 +27,7 @@ class Read:
     confidence: float = 0.99
     is_tile: float = 0.99
     alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    halves: tuple[int, int] | None = None
 
 
 class NumberingReader:

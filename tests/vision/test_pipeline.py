@@ -153,6 +153,7 @@ class Read:
     confidence: float
     is_tile: float = 0.99
     alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    halves: tuple[int, int] | None = None
 
 
 def test_a_tile_read_twice_is_the_less_sure_reads_next_likeliest_tile() -> None:

@@ -313,3 +313,31 @@ def test_before_a_loose_tile_pointing_at_the_hub_its_train_s_first_tile_is_looke
 )
 def test_other_loose_tiles_start_no_train(loose: DetectedTile) -> None:
     assert lone_tiles_towards_hub(_loose_beside_hub(loose)) == []
+
+
+def test_each_tile_read_on_a_table_says_which_half_shows_which_number(models: ModelSet) -> None:
+    # The chains are checked half by half: a tile is laid with the number that matches
+    # facing the tile before it, so the reading must place each number on its own half.
+    scene = render_table(SEED)
+    reader = HandReader(replace(models, tile_finder=missing_some(scene, set())))
+    ok, encoded = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    read = reader.read_table(encoded.tobytes())
+    found = match(scene, read.layout.tiles, 1.0)
+    placed = right = 0
+    for index, position in found.items():
+        truth, tile = scene.tiles[index], read.layout.tiles[position]
+        if truth.pips[0] == truth.pips[1] or tile.pips != truth.pips:
+            continue
+        assert truth.half_centres is not None
+        places = tile.half_places(tile.pips)
+        assert places is not None, f"the {tile.pips} was read without its halves' places"
+        placed += 1
+        where = dict(zip(truth.half_pips, np.asarray(truth.half_centres, np.float64), strict=True))
+        right += all(
+            np.linalg.norm(np.subtract(place, where[number]))
+            < np.linalg.norm(np.subtract(place, where[other]))
+            for place, number, other in zip(places, tile.pips, tile.pips[::-1], strict=True)
+        )
+    assert placed >= 10
+    assert right == placed

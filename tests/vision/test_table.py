@@ -23,10 +23,11 @@ from vision.table import (
     continuing_reading,
     group_table,
     inner_numbers,
+    lone_tiles_towards_hub,
     next_tile_outline,
     tile_before_outline,
 )
-from vision.types import DetectedTile
+from vision.types import DetectedTile, HalfSeen
 
 SIZE = (1008, 756)
 
@@ -218,9 +219,12 @@ def test_a_double_in_a_hand_laid_side_by_side_joins_no_chain() -> None:
 
 
 def _hub_layout(
-    centre: tuple[float, float], trains: Sequence[Sequence[tuple[int, int]]]
+    centre: tuple[float, float],
+    trains: Sequence[Sequence[tuple[int, int]]],
+    halves_seen: bool = False,
 ) -> list[DetectedTile]:
-    """Straight trains of plain tiles from a plastic hub's slots, 3.2 short sides out."""
+    """Straight trains of plain tiles from a plastic hub's slots, 3.2 short sides out, each
+    tile's first number towards the hub (``halves_seen``: and the reader said so)."""
     s = 30.0
     tiles: list[DetectedTile] = []
     for k, train in enumerate(trains):
@@ -228,7 +232,13 @@ def _hub_layout(
         ux, uy = math.cos(angle), math.sin(angle)
         for step, pips in enumerate(train):
             reach = (3.2 + 1.0 + step * 2.05) * s
-            tiles.append(tile(pips, (centre[0] + ux * reach, centre[1] + uy * reach), angle, s))
+            middle = (centre[0] + ux * reach, centre[1] + uy * reach)
+            laid = tile(pips, middle, angle, s)
+            if halves_seen:
+                inner = (middle[0] - ux * s / 2, middle[1] - uy * s / 2)
+                outer = (middle[0] + ux * s / 2, middle[1] + uy * s / 2)
+                laid = replace(laid, halves=(HalfSeen(pips[0], inner), HalfSeen(pips[1], outer)))
+            tiles.append(laid)
     return tiles
 
 
@@ -693,6 +703,50 @@ def test_a_tile_laid_down_by_the_hub_that_no_train_can_start_with_is_loose() -> 
         assert layout.unsure == ()
 
 
+def test_a_tile_by_the_hub_with_the_engines_number_on_its_far_half_is_loose() -> None:
+    # A 7-2 lying where a train would start, its 7 away from the hub: a tile put down there,
+    # not a train (a train's first tile shows the engine's number towards it). Turned round,
+    # it is a train ending in 2.
+    centre = (500.0, 400.0)
+    trains = [[(7, 3), (3, 8)], [(7, 5)], [(7, 1)], [], [(2, 7)]]
+    for engine in (None, 7):
+        tiles = [tile((7, 7), centre, 0.4, 30.0)] + _hub_layout(centre, trains, halves_seen=True)
+        layout = group_table(tiles, round_engine=engine)
+        assert trains_of(layout) == [((1, 2), 8, False), ((3,), 5, False), ((4,), 1, False)]
+        assert layout.loose == (5,) and layout.open_ends == (1, 5, 8)
+        turned = [*trains[:4], [(7, 2)]]
+        tiles = [tile((7, 7), centre, 0.4, 30.0)] + _hub_layout(centre, turned, halves_seen=True)
+        layout = group_table(tiles, round_engine=engine)
+        assert ((5,), 2, False) in trains_of(layout) and layout.loose == ()
+
+
+def test_a_lone_tile_past_a_gap_ends_the_train_where_its_halves_say() -> None:
+    # Past tiles not seen, a lone 8-2 could face either way; the reader's halves say its 2
+    # lies away from the hub, so the train ends in 2 and nothing about it is a guess.
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3), (3, 8), (8, 2), (2, 5)], [(7, 1)], [(7, 4)]], halves_seen=True
+    )
+    del tiles[4], tiles[2]  # the 3-8 and the 2-5: the finder missed them
+    layout = group_table(tiles)
+    assert trains_of(layout) == [((1, 2), 2, False), ((3,), 1, False), ((4,), 4, False)]
+    assert layout.unsure == ()
+
+
+def test_a_misread_half_is_mended_on_the_side_it_was_misread() -> None:
+    # The 3-8 after the 7-3 was read 9-8 (its 3, facing the 7-3, taken for a 9); the reader's
+    # other readings are 9-3 and 8-3. Only the 8-3 keeps the 8 on the half the reader saw it
+    # on, so the train goes on from the 8, not from a 9 the reader never saw there.
+    centre = (500.0, 400.0)
+    tiles = [tile((7, 7), centre, 0.4)] + _hub_layout(
+        centre, [[(7, 3), (9, 8)], [(7, 1)], [(7, 4)]], halves_seen=True
+    )
+    tiles[2] = replace(tiles[2], alternatives=(((9, 3), 0.3), ((8, 3), 0.2)))
+    layout = group_table(tiles)
+    assert layout.tiles[2].pips == (8, 3)
+    assert trains_of(layout) == [((1, 2), 8, False), ((3,), 1, False), ((4,), 4, False)]
+
+
 def test_a_line_with_a_double_at_each_end_has_two_open_doubles() -> None:
     # Either double could have been laid first; neither is likelier, so both ends are read
     # as the open doubles a line from its middle tile leaves.
@@ -822,6 +876,13 @@ def test_before_a_train_not_seen_at_the_hub_its_first_tile_is_looked_for() -> No
     assert inner_numbers(layout, lone) == (4, 7)
     whole = group_table([*tiles, *laid])
     assert all(train.linked for train in whole.trains)
+    # A lone tile whose halves the reader placed offers only its number nearer the hub: a
+    # 5-9 lying a tile out, its 5 towards the hub (the 7-5 before it missed), wants a 5
+    # before it.
+    stray = _hub_layout(centre, [[], [], [], [], [], [], [(7, 5), (5, 9)]], halves_seen=True)[1]
+    layout = group_table([*tiles, stray])
+    (lone,) = lone_tiles_towards_hub(layout)
+    assert inner_numbers(layout, lone) == (5,)
 
 
 def test_a_lone_tile_without_a_hub_has_no_way_on() -> None:

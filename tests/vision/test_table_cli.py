@@ -42,6 +42,7 @@ class FakeRead:
     confidence: float
     is_tile: float
     alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    halves: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class FakeRead:
     confidence: float
     is_tile: float
     alternatives: tuple[tuple[tuple[int, int], float], ...] = ()
+    halves: tuple[int, int] | None = None
 
 
 class FakeHalfReader:

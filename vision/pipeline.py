@@ -33,7 +33,7 @@ from vision.geometry import covered_share, cut_to_neighbours, order_corners
 from vision.halves import TileRead
 from vision.markers import train_markers, with_markers
 from vision.models import FoundTileLike, ModelSet, TileFinderLike, TileReadLike
-from vision.rectify import rectify_tiles
+from vision.rectify import half_middles, rectify_tiles
 from vision.table import (
     ACROSS,
     TableLayout,
@@ -759,14 +759,6 @@ def _detected(
         ),
         halves=seen,
     )
-
-
-def half_middles(quad: NDArray[np.float32]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The middles of an outline's first and second half as rectify_tiles cuts it (its first
-    edge long, the first half's end from the last corner to the first)."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    start, finish = (q[0] + q[3]) / 2, (q[1] + q[2]) / 2
-    return 0.75 * start + 0.25 * finish, 0.25 * start + 0.75 * finish
 
 
 def _other_readings(

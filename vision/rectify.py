@@ -39,6 +39,14 @@ def rectify_tiles(
     return crops
 
 
+def half_middles(quad: NDArray[np.float32]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The middles of the outline's first and second half as rectify_tiles cuts it: the
+    crop's left half runs from the quad's last-to-first edge to its middle."""
+    q = np.asarray(quad, np.float64).reshape(4, 2)
+    start, finish = (q[0] + q[3]) / 2, (q[1] + q[2]) / 2
+    return 0.75 * start + 0.25 * finish, 0.25 * start + 0.75 * finish
+
+
 def _shrunk_region(
     image_bgr: NDArray[np.uint8], quad: NDArray[np.float32]
 ) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:

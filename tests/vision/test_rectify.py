@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.rectify import CROP_HEIGHT, CROP_WIDTH, rectify_tiles
+from vision.rectify import CROP_HEIGHT, CROP_WIDTH, half_middles, rectify_tiles
 
 
 def _two_colour_tile(angle: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
@@ -45,3 +45,16 @@ def test_crop_shape_and_halves_land_left_and_right() -> None:
 def test_no_quads_gives_an_empty_batch() -> None:
     crops = rectify_tiles(np.zeros((10, 10, 3), dtype=np.uint8), [])
     assert crops.shape == (0, CROP_HEIGHT, CROP_WIDTH, 3)
+
+
+def test_the_half_middles_lie_on_the_halves_the_crop_shows_first_and_second() -> None:
+    # The table's chains place each counted number where the crop's half was cut from.
+    for angle in (0.0, 0.7, 2.0, -2.9):
+        image, quad = _two_colour_tile(angle, 1.0)
+        first, second = half_middles(quad)
+        crop = rectify_tiles(image, [quad])[0]
+        assert crop[:, : CROP_WIDTH // 2, 2].mean() > 200  # the first half shows red
+        x, y = np.round(first).astype(int)
+        assert tuple(image[y, x]) == (0, 0, 255)
+        x, y = np.round(second).astype(int)
+        assert tuple(image[y, x]) == (255, 0, 0)

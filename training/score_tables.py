@@ -50,7 +50,7 @@ from vision.markers import SHARED, train_markers, with_markers
 from vision.models import ModelPaths, ModelSet
 from vision.pipeline import READ_LONG_SIDE, HandReader
 from vision.table import TableLayout, group_table
-from vision.types import DetectedTile
+from vision.types import DetectedTile, HalfSeen
 
 FIRST_SEED = 900_000_000
 SCALE = 2  # the 2016x1512 render shown as a 4032x3024 photo
@@ -101,15 +101,27 @@ def _share(part: int, whole: int) -> str:
 
 
 def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
-    """The renderer's tiles as a perfect finder and reader would report them."""
-    return [
-        DetectedTile(
-            pips=tile.pips,
-            confidence=0.99,
-            corners=tuple((int(round(x * scale)), int(round(y * scale))) for x, y in tile.corners),
+    """The renderer's tiles as a perfect finder and reader would report them, each half's
+    count where it lies included (as the reader gives it)."""
+    tiles = []
+    for tile in scene.tiles:
+        halves = None
+        if tile.half_centres is not None:
+            first, second = (
+                (float(x * scale), float(y * scale)) for x, y in np.asarray(tile.half_centres)
+            )
+            halves = (HalfSeen(tile.half_pips[0], first), HalfSeen(tile.half_pips[1], second))
+        tiles.append(
+            DetectedTile(
+                pips=tile.pips,
+                confidence=0.99,
+                corners=tuple(
+                    (int(round(x * scale)), int(round(y * scale))) for x, y in tile.corners
+                ),
+                halves=halves,
+            )
         )
-        for tile in scene.tiles
-    ]
+    return tiles
 
 
 def table_photo(seed: int, native: bool) -> tuple[TableScene, int, bytes]:

@@ -583,8 +583,15 @@ def _grouped(
         if unrelated:
             joints = [joint for joint in joints if joint not in unrelated]
             used, neighbours, component, groups = _linked(joints, count)
+        hub_number = tiles[engine].pips[0] if engine is not None else round_engine
+        shows_hub_number = None
+        if hub_number is not None:
+            shows_hub_number = [
+                any(hub_number in pips for pips in (tile.pips, *(p for p, _ in tile.alternatives)))
+                for tile in tiles
+            ]
         paths, loose = _hub_paths(
-            groups, engine, centre, neighbours, shapes, doubles, used, seen_empty
+            groups, engine, centre, neighbours, shapes, doubles, used, seen_empty, shows_hub_number
         )
     else:
         paths, loose, roots = _line_paths(groups, neighbours, shapes, doubles)
@@ -781,8 +788,10 @@ def _hub_paths(
     doubles: Sequence[bool],
     used: set[tuple[int, int]],
     seen_empty: Sequence[NDArray[np.float32]],
+    shows_hub_number: Sequence[bool] | None = None,
 ) -> tuple[list[_Path], list[int]]:
-    """The trains from a hub, and the loose tiles."""
+    """The trains from a hub, and the loose tiles (``shows_hub_number``: which tiles show the
+    engine's number, read so or likely, where it is known)."""
     paths: list[_Path] = []
     for members in groups.values():
         if engine is not None and engine in members:
@@ -791,7 +800,7 @@ def _hub_paths(
                 if child not in seen:
                     paths.extend(_walk(child, seen, neighbours, shapes, from_root=False))
             continue
-        start, linked = _hub_start(members, shapes, centre, used, doubles)
+        start, linked = _hub_start(members, shapes, centre, used, doubles, shows_hub_number)
         walked = _walk(start, set(), neighbours, shapes, from_root=False)
         paths.extend(replace(path, linked=linked and not path.from_root) for path in walked)
     paths = _bridged(paths, shapes, doubles, used, seen_empty)
@@ -1205,9 +1214,12 @@ def _hub_start(
     centre: np.ndarray,
     used: set[tuple[int, int]],
     doubles: Sequence[bool],
+    shows_hub_number: Sequence[bool] | None = None,
 ) -> tuple[int, bool]:
     """A chain's first tile from the hub and whether its free end was seen facing the hub
-    (else the tile nearest the hub)."""
+    (else the tile nearest the hub). Of several facing it (a train bent back towards the hub,
+    a crosswise double in it come near), one showing the engine's number is first: every
+    train starts with it."""
     facing = [
         i
         for i in members
@@ -1216,6 +1228,8 @@ def _hub_start(
             for point, outward in _free_ends(i, shapes[i], doubles[i], used)
         )
     ]
+    if shows_hub_number is not None:
+        facing = [i for i in facing if shows_hub_number[i]] or facing
     nearest = sorted(facing or members, key=lambda i: np.linalg.norm(shapes[i].centre - centre))
     return nearest[0], bool(facing)
 

@@ -111,6 +111,18 @@ def test_a_double_inside_a_train_is_not_taken_for_the_engine_where_a_hub_is_expe
     assert layout.open_ends == scene.open_ends
 
 
+def test_a_train_bent_back_towards_the_hub_starts_at_its_tile_with_the_engines_number() -> None:
+    # Tuning table 800,000,183 (rendered as training.score_tables renders it): the long train
+    # turns back, and a 4-4 lying crosswise in it comes to face the hub nearer than the train's
+    # first tile, a 6-0 in the round of 0s. Knowing the round, the train starts at the 6-0.
+    scene = render_table(800_000_183)
+    assert scene.hub is not None and scene.hub.engine_tile is not None
+    engine = scene.tiles[scene.hub.engine_tile].pips[0]
+    layout = group_table(detections(scene), round_engine=engine)
+    assert trains_of(layout) == trains_of(scene)
+    assert layout.open_ends == scene.open_ends
+
+
 @pytest.mark.parametrize("seed", [25, 31, 40])
 def test_a_rendered_block_line_gives_its_free_ends(seed: int) -> None:
     scene = table(seed, block=True)

@@ -334,6 +334,29 @@ def _first_end_numbers(
     return numbers
 
 
+def _other_number(pips: Pips, number: int) -> int:
+    """The number on a tile's other half from the one showing ``number`` (one of its two)."""
+    return pips[1] if number == pips[0] else pips[0]
+
+
+def _end_towards(shape: _Shape, point: np.ndarray) -> int:
+    """The end (contact 0 or 1) of a tile nearer ``point``."""
+    return 0 if float((point - shape.centre) @ shape.axis) > 0 else 1
+
+
+def _number_at(contact: int | None, pips: Pips, at_first_end: int | None) -> int | None:
+    """The number a plain tile's reading shows at ``contact`` (an end), given the number on
+    its first end; None where either is not known."""
+    if contact not in (0, 1) or at_first_end is None or pips[0] == pips[1]:
+        return None
+    return at_first_end if contact == 0 else _other_number(pips, at_first_end)
+
+
+def _likely_readings(tile: DetectedTile) -> tuple[Pips, ...]:
+    """A tile's reading and its other likely ones."""
+    return (tile.pips, *(pips for pips, _ in tile.alternatives))
+
+
 @dataclass(frozen=True)
 class _Ways:
     """Which end of each tile of a path the path comes in by (0 or 1: a contact, None where
@@ -344,13 +367,7 @@ class _Ways:
 
     def inner(self, step: int, tile: int, choice: int, pips: Pips) -> int | None:
         """The number a reading shows towards the tile before, where known."""
-        entry = self.entries[step]
-        first = self.first_ends[tile][choice]
-        if entry not in (0, 1) or first is None or pips[0] == pips[1]:
-            return None
-        if entry == 0:
-            return first
-        return pips[1] if first == pips[0] else pips[0]
+        return _number_at(self.entries[step], pips, self.first_ends[tile][choice])
 
 
 def _entries(
@@ -373,8 +390,7 @@ def _entries(
         elif len(tiles) > 1 and contact_of.get((tile, tiles[1]), 2) < 2:
             entries.append(1 - contact_of[(tile, tiles[1])])
         elif towards is not None:
-            shape = shapes[tile]
-            entries.append(0 if float((towards - shape.centre) @ shape.axis) > 0 else 1)
+            entries.append(_end_towards(shapes[tile], towards))
         else:
             entries.append(None)
     return tuple(entries)
@@ -400,7 +416,7 @@ def _best_readings(
             turns = {(pips[0], pips[1]), (pips[1], pips[0])}
             inner_known = ways.inner(step, tile, choice, pips) if ways is not None else None
             if inner_known is not None:
-                turns = {(inner_known, pips[1] if inner_known == pips[0] else pips[0])}
+                turns = {(inner_known, _other_number(pips, inner_known))}
             for inner, outer in turns:
                 incoming: list[tuple[int, float, tuple[int, int] | None, int | None]] = []
                 if step == 0:
@@ -429,7 +445,7 @@ def _best_readings(
     number = start
     for tile, choice, outer in zip(path, choices, outers, strict=True):
         pips = options[tile][choice][0]
-        inner = pips[0] if pips[1] == outer else pips[1]
+        inner = _other_number(pips, outer)
         failed.append(number is not None and number != inner)
         number = outer
     return choices, outers, failed
@@ -587,8 +603,7 @@ def _grouped(
         shows_hub_number = None
         if hub_number is not None:
             shows_hub_number = [
-                any(hub_number in pips for pips in (tile.pips, *(p for p, _ in tile.alternatives)))
-                for tile in tiles
+                any(hub_number in pips for pips in _likely_readings(tile)) for tile in tiles
             ]
         paths, loose = _hub_paths(
             groups, engine, centre, neighbours, shapes, doubles, used, seen_empty, shows_hub_number
@@ -639,9 +654,9 @@ def _grouped(
             root = path.tiles[0]
             side = None
             if len(path.tiles) > 1:
-                # The first tile's number the arm lies against: its end joined to the arm's
-                # first tile, as if the way in came from there.
-                side = ways((root,), path.tiles[1]).inner(0, root, 0, tiles[root].pips)
+                # The first tile's number on the end the arm is laid against.
+                contact = contact_of.get((root, path.tiles[1]))
+                side = _number_at(contact, tiles[root].pips, first_ends[root][0])
             arm_ways = ways(path.tiles[1:], root)
             choices, outers, failed = _best_arm(
                 path.tiles, tiles[root].pips, options, arm_ways, side
@@ -772,8 +787,7 @@ def _against_crosswise_ends(
             if double not in crosswise or contact >= 2:
                 continue
             number = tiles[double].pips[0]
-            readings = [tiles[other].pips, *(pips for pips, _ in tiles[other].alternatives)]
-            if all(number not in pips for pips in readings):
+            if all(number not in pips for pips in _likely_readings(tiles[other])):
                 unrelated.append(joint)
                 break
     return unrelated
@@ -875,7 +889,7 @@ def _best_arm(
             best = (key[0], key[1], choices, outers, failed, side)
     assert best is not None
     _, _, choices, outers, failed, side = best
-    other = root_pips[0] if root_pips[1] == side else root_pips[1]
+    other = _other_number(root_pips, side)
     return [0, *choices], [other, *outers], [False, *failed]
 
 
@@ -1459,14 +1473,13 @@ def inner_numbers(layout: TableLayout, train: Train) -> tuple[int, ...]:
     halves tell, else either of its numbers."""
     tile = layout.tiles[train.tiles[0]]
     first = tile.pips
-    if len(train.tiles) == 1 and layout.hub is not None and first[0] != first[1]:
+    if len(train.tiles) == 1 and layout.hub is not None:
         shape = _shape(tile.corners)
         (at_first_end,) = _first_end_numbers(tile, shape, [(first, tile.confidence)])
-        if at_first_end is not None:
-            towards = np.asarray(layout.hub.centre, np.float64) - shape.centre
-            if float(towards @ shape.axis) > 0:
-                return (at_first_end,)
-            return (first[1] if at_first_end == first[0] else first[0],)
+        hub = np.asarray(layout.hub.centre, np.float64)
+        facing = _number_at(_end_towards(shape, hub), first, at_first_end)
+        if facing is not None:
+            return (facing,)
     if len(train.tiles) == 1 or first[0] == first[1]:
         return tuple(sorted(set(first)))
     following = set(layout.tiles[train.tiles[1]].pips)

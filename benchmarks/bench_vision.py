@@ -1,11 +1,11 @@
 """Median time to read a hand from a 12-megapixel photo on the CPU, stage by stage.
 
 Makes 4000x3000 JPEGs by upscaling rendered scenes (training.synth) of 3-tile, 10..12-tile and
-20-tile hands, then times the whole pipeline (decode, learned finder with its second look,
-the outline fitter, rectify + one batched reader call, the face-down check on the same crops;
-a photo with at most 3 tiles kept is read again with the close-up finder) over several runs,
-and each stage on its own ("fit": the outline fitter; "check": the face-down check; "close":
-that second reading).
+20-tile hands, then times the whole pipeline (decode, learned finder with its second look, the
+white balance by the faces found, the outline fitter, rectify + one batched reader call, the
+face-down check on the same crops; a photo with at most 3 tiles kept is read again with the
+close-up finder) over several runs, and each stage on its own ("balance": vision.balance;
+"fit": the outline fitter; "check": the face-down check; "close": that second reading).
 Goals: a usual hand under 150 ms, a 20-tile hand under 300 ms (median totals).
 Run: `python benchmarks/bench_vision.py [--runs N] [--threads N] [--photos N]`.
 """
@@ -23,6 +23,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from training.synth import render_scene, use_sample_photos  # noqa: E402
+from vision.balance import white_balanced  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.pipeline import CLOSE_UP_TILES, READ_LONG_SIDE, HandReader  # noqa: E402
 from vision.rectify import rectify_tiles  # noqa: E402
@@ -58,6 +59,7 @@ def bench_hand(
     stages: dict[str, list[float]] = {
         "decode": [],
         "find": [],
+        "balance": [],
         "fit": [],
         "read": [],
         "check": [],
@@ -81,6 +83,9 @@ def bench_hand(
             faces = reader.models.tile_finder.find(photo.pixels)
             located = time.perf_counter()
             quads = [face.corners for face in faces]
+            if quads:
+                white_balanced(photo.pixels, quads)
+            balanced = time.perf_counter()
             if fitter is not None:
                 quads = fitter.fit(photo.pixels, quads)
             fitted = time.perf_counter()
@@ -110,7 +115,8 @@ def bench_hand(
             stages["cpu"].append(cpu)
             stages["decode"].append(decoded - started)
             stages["find"].append(located - decoded)
-            stages["fit"].append(fitted - located)
+            stages["balance"].append(balanced - located)
+            stages["fit"].append(fitted - balanced)
             stages["read"].append(read - fitted)
             stages["check"].append(finished - read)
         print(

@@ -148,7 +148,7 @@ def summarise(results: Sequence[PhotoResult]) -> Summary:
     )
 
 
-def _set_max(entry: dict[str, Any]) -> int | None:
+def set_max_of(entry: dict[str, Any]) -> int | None:
     """The highest half of the photo's labelled set ("double-12": 12), if it says."""
     name = entry.get("set")
     if isinstance(name, str) and name.startswith("double-") and name[7:].isdigit():
@@ -276,7 +276,7 @@ def evaluate(
                 located = len(quads)
             else:
                 located_now[0] = 0
-                top = _set_max(entry) if with_set else None
+                top = set_max_of(entry) if with_set else None
                 got = tuple(tile.pips for tile in reader.read(data, max_pips=top).tiles)
                 located = located_now[0]
             error = None

@@ -154,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--finder", type=Path, help="this tile finder instead")
     parser.add_argument("--face-down", type=Path, help="this face-down check instead")
     parser.add_argument("--halves", type=Path, help="this half reader instead")
+    parser.add_argument(
+        "--no-white-balance", action="store_true", help="read each photo in its own colours"
+    )
     args = parser.parse_args(argv)
     paths = ModelPaths()
     if args.finder:
@@ -165,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     models = ModelSet.load(paths)
     if args.no_fine_look:
         models = replace(models, tile_finder=TileFinder(fine_look=False))
-    reader = HandReader(models)
+    reader = HandReader(models, white_balance=not args.no_white_balance)
     by_source: dict[str, Tally] = defaultdict(Tally)
     by_scene: dict[str, Tally] = defaultdict(Tally)
     total = Tally()

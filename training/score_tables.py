@@ -273,6 +273,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="read as the referee page does: a Mexican Train table has a hub (block lines skipped)",
     )
+    parser.add_argument(
+        "--no-white-balance", action="store_true", help="read each photo in its own colours"
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -284,7 +287,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         paths = replace(paths, marker_check=args.markers)
     if args.no_marker_check:
         paths = replace(paths, marker_check=None)
-    reader = HandReader(ModelSet.load(paths, threads=args.threads))
+    reader = HandReader(
+        ModelSet.load(paths, threads=args.threads), white_balance=not args.no_white_balance
+    )
     print(table_tops_note())
     pipeline, grouping, dark = Tally(), Tally(), Tally()
     grouping_ms: list[float] = []

@@ -7,7 +7,9 @@ finder (models/finder-close.onnx) outlines a photo again when few tiles were kep
 outline fitter (models/outline-fitter.onnx) fits each finder's outline to the face it lies on
 before it is cut out (a face seen from low is a trapezoid the finder's parallelogram sits
 loose on), and the face-down check (models/face-down.onnx) keeps printed backs from being
-counted as tiles. The finder, the half reader and the face-down check run in 8-bit integers
+counted as tiles. Before the tiles are cut out, a photo taken under a strongly tinted light is
+put back towards neutral by the faces the finder outlined (vision.balance). The finder, the
+half reader and the face-down check run in 8-bit integers
 (the -int8 files beside those, training.quantize): as accurate and quicker on a CPU.
 (The hand-written classical finder, kept for comparison, lives with the measuring tools in
 training/classical_finder.py.)
@@ -26,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.rules import Rules, Tile, score_hand
+from vision.balance import white_balanced
 from vision.decode import MAX_PIXELS, Photo, decode_photo
 from vision.finder import TileFinder
 from vision.finding import COVERED_LIMIT, FoundTile, same_place_suppressed
@@ -150,11 +153,15 @@ class HandReader:
         *,
         threads: int = 1,
         max_pixels: int = MAX_PIXELS,
+        white_balance: bool = True,
     ) -> None:
         """Without ``models``, every committed model is loaded now (FileNotFoundError names a
-        missing one), with ``threads`` inference threads each."""
+        missing one), with ``threads`` inference threads each. ``white_balance=False`` reads
+        each photo in the colours it came in (vision.balance: for measuring what that
+        step does)."""
         self.models = models if models is not None else ModelSet.load(threads=threads)
         self._max_pixels = max_pixels
+        self._white_balance = white_balance
 
     def _face_up(self, crops: NDArray[np.uint8], reads: Sequence[TileReadLike]) -> list[float]:
         """How sure the pipeline is that each crop is a face-up tile: the reader's "is a tile",
@@ -192,8 +199,10 @@ class HandReader:
         photo: Photo,
         max_pips: int | None,
         whole_table: bool = False,
-    ) -> tuple[list[DetectedTile], list[tuple[tuple[int, int], ...]]]:
-        """The tiles kept and the hints, from one finder's outlines of the photo."""
+    ) -> tuple[list[DetectedTile], list[tuple[tuple[int, int], ...]], Photo]:
+        """The tiles kept and the hints, from one finder's outlines of the photo, and the
+        photo as they were read: made neutral by the faces outlined (vision.balance), unless
+        the reader was made without white balance."""
         cut: list[FoundTile] = []
         if isinstance(finder, TileFinder):
             found: Sequence[FoundTileLike] = finder.find(
@@ -203,6 +212,8 @@ class HandReader:
             found = finder.find(photo.pixels)
         tiles: list[DetectedTile] = []
         quads = [tile.corners for tile in found]
+        if self._white_balance and quads:
+            photo = replace(photo, pixels=white_balanced(photo.pixels, quads))
         hint_belief: list[float] = []
         kept: list[int] = []
         if found:
@@ -240,7 +251,7 @@ class HandReader:
             _photo_corners(outlines[index], 1.0 / photo.scale, photo.width, photo.height)
             for index in doubted
         ]
-        return tiles, hints
+        return tiles, hints, photo
 
     def _read_outlines(
         self, photo: Photo, found: Sequence[FoundTileLike], max_pips: int | None
@@ -307,7 +318,7 @@ class HandReader:
         """
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        return self._read_decoded(photo, max_pips, started)
+        return self._read_decoded(photo, max_pips, started)[0]
 
     def read_table(
         self,
@@ -326,7 +337,8 @@ class HandReader:
         :func:`vision.table.group_table`. Raises PhotoError for unreadable bytes."""
         started = time.perf_counter()
         photo = decode_photo(data, max_pixels=self._max_pixels, min_long_side=READ_LONG_SIDE)
-        reading = self._read_decoded(photo, max_pips, started, whole_table=True)
+        # The tiles read on and the markers are looked at in the light the tiles were read in.
+        reading, photo = self._read_decoded(photo, max_pips, started, whole_table=True)
         # Backs and slid outlines are set aside before reading on, so nothing is looked for
         # past them, and again after it.
         counted, doubted = counted_on_table(sized_like_neighbours(reading.tiles))
@@ -392,26 +404,28 @@ class HandReader:
 
     def _read_decoded(
         self, photo: Photo, max_pips: int | None, started: float, whole_table: bool = False
-    ) -> HandReading:
-        tiles, hints = self._read_with(self.models.tile_finder, photo, max_pips, whole_table)
+    ) -> tuple[HandReading, Photo]:
+        """The photo's reading, and the photo as its tiles were read (see _read_with)."""
+        tiles, hints, photo = self._read_with(self.models.tile_finder, photo, max_pips, whole_table)
         close_up_finder = self.models.close_up_finder
         if len(tiles) <= CLOSE_UP_TILES and close_up_finder is not None:
-            close_tiles, close_hints = self._read_with(
+            close_tiles, close_hints, close_photo = self._read_with(
                 close_up_finder, photo, max_pips, whole_table
             )
             if len(close_tiles) >= len(tiles):
-                tiles, hints = close_tiles, close_hints
+                tiles, hints, photo = close_tiles, close_hints, close_photo
         if not tiles and tile_shaped(photo.width, photo.height):
             tiles = self._read_as_one_tile(photo, max_pips)
             hints = [] if tiles else hints
         elapsed_ms = int(round((time.perf_counter() - started) * 1000))
-        return HandReading(
+        reading = HandReading(
             width=photo.width,
             height=photo.height,
             tiles=tuple(tiles),
             ms=elapsed_ms,
             hints=tuple(hints),
         )
+        return reading, photo
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from training.score_tints import TINTS, tinted
 from training.synth import table_tops_note
 from training.table_synth import TableScene, render_table
 from vision.decode import decode_photo
@@ -124,10 +125,10 @@ def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
     return tiles
 
 
-def table_photo(seed: int, native: bool) -> tuple[TableScene, int, bytes]:
+def table_photo(seed: int, native: bool, tint: str = "none") -> tuple[TableScene, int, bytes]:
     """The rendered table of ``seed``, how many photo pixels a drawn one became, and the
     12-MP JPEG a phone would send of it: drawn at 2016x1512 and enlarged, or with ``native``
-    drawn at the photo's own size."""
+    drawn at the photo's own size; under ``tint`` (training.score_tints.TINTS, or "dark")."""
     if native:
         scene, enlarged = render_table(seed, size=NATIVE_SIZE), 1
         photo = scene.image
@@ -137,6 +138,8 @@ def table_photo(seed: int, native: bool) -> tuple[TableScene, int, bytes]:
         photo = cv2.resize(
             scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
         )
+    if tint != "none":
+        photo = tinted(photo, tint)
     ok, encoded = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return scene, enlarged, encoded.tobytes()
@@ -276,6 +279,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--no-white-balance", action="store_true", help="read each photo in its own colours"
     )
+    parser.add_argument(
+        "--tint",
+        default="none",
+        choices=[*TINTS, "dark"],
+        help="lay this tint over each photo (training.score_tints): a table under a coloured bulb",
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -297,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.tables):
-        scene, enlarged, data = table_photo(seed, args.native)
+        scene, enlarged, data = table_photo(seed, args.native, args.tint)
         if args.hub_expected and scene.hub is None:
             kinds["block line, skipped"] += 1
             continue

@@ -1,5 +1,5 @@
-"""White balance: a photo taken under tinted light is put back to neutral before its tiles
-are read.
+"""White balance: a photo taken under tinted light is put back towards neutral before its
+tiles are read.
 
 A kitchen bulb, a pink lamp shade or a phone whose own white balance gave up turns a blank
 half from white to orange or pink, and the face-down check then takes a blank double for a

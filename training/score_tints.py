@@ -9,7 +9,7 @@ cold window gives a phone that did not correct it; "dark": an underexposed shot)
 a JPEG again and read by the app's reader with the photo's set known. Reported per tint: how
 many photos are read exact, tiles read right of those labelled, and tiles reported that are
 not there. Tile counts are compared as multisets, as training.evaluate and training.score_real
-do (a frame-cut or half-hidden tile may be reported or not).
+do (a frame-cut or half-hidden tile may be reported or not: training.score_real.forgiven).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from training.evaluate import DEFAULT_PHOTOS, load_labels, set_max_of
 from training.real_folds import fold_of
 from training.real_photos import PHOTOS, load_manifest
-from training.score_real import SET_MAX
+from training.score_real import SET_MAX, forgiven
 from vision.decode import decode_photo
 from vision.models import ModelSet
 from vision.pipeline import READ_LONG_SIDE, HandReader
@@ -56,7 +56,8 @@ class Labelled:
     group: str
     path: Path
     expected: Counter[Pair]
-    optional: Counter[Pair]
+    optional: tuple[tuple[int | None, int | None], ...]
+    """Tiles that may be reported or not (half hidden, cut by the frame: a half may be None)."""
     set_max: int | None
 
 
@@ -71,18 +72,17 @@ def labelled_photos(dev: Path, corpus: Path) -> Iterator[Labelled]:
             "dev",
             dev / entry["file"],
             _pairs(entry["tiles"]),
-            _pairs(entry.get("partial_tiles") or []),
+            tuple((a, b) for a, b in entry.get("partial_tiles") or []),
             set_max_of(entry),
         )
     for entry in load_manifest():
         if entry["label"] is None or fold_of(entry["source_repo"]) != OTHERS_FOLD:
             continue
-        cut = entry["label"].get("cut_by_frame") or []
         yield Labelled(
             "others",
             corpus / entry["file"],
             _pairs(entry["label"]["tiles"]),
-            _pairs([tile for tile in cut if None not in tile]),
+            tuple((a, b) for a, b in entry["label"].get("cut_by_frame") or []),
             SET_MAX.get(entry["set"]),
         )
 
@@ -105,8 +105,9 @@ class TintTally:
     right: int = 0
     extra: int = 0
 
-    def add(self, expected: Counter[Pair], optional: Counter[Pair], got: Counter[Pair]) -> None:
-        extra = (got - expected) - optional
+    def add(self, photo: Labelled, got: Counter[Pair]) -> None:
+        expected = photo.expected
+        extra = forgiven(got - expected, photo.optional)
         missed = expected - got
         self.photos += 1
         self.exact += not missed and not extra
@@ -128,7 +129,7 @@ def read_tinted(reader: HandReader, photos: Sequence[Labelled], tint: str) -> di
         if not ok:
             raise RuntimeError(f"could not encode {photo.path}")
         reading = reader.read(encoded.tobytes(), max_pips=photo.set_max)
-        tallies[photo.group].add(photo.expected, photo.optional, Counter(reading.pip_pairs))
+        tallies[photo.group].add(photo, Counter(reading.pip_pairs))
     return tallies
 
 

@@ -59,9 +59,16 @@ def test_pipeline_on_real_photos() -> None:
 TINTED_EXACT_FLOOR = 0.93
 
 
+@pytest.fixture(scope="module")
+def reader() -> HandReader:
+    return HandReader()
+
+
 @pytest.mark.parametrize("tint", ["warm", "pink"])
-def test_photos_under_a_tinted_bulb_are_read_as_in_white_light(tint: str) -> None:
+def test_photos_under_a_tinted_bulb_are_read_as_in_white_light(
+    reader: HandReader, tint: str
+) -> None:
     photos = [photo for photo in labelled_photos(DEV_PHOTOS, PHOTOS) if photo.group == "dev"]
     assert photos
-    tally = read_tinted(HandReader(), photos, tint)["dev"]
+    tally = read_tinted(reader, photos, tint)["dev"]
     assert tally.exact / tally.photos >= TINTED_EXACT_FLOOR, tally.cell()

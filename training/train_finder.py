@@ -17,6 +17,7 @@ import json
 import math
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -26,6 +27,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from training.exporting import write_sidecar
+from training.real_folds import parse_fold
+from training.real_scenes import OUT as REAL_SCENES
+from training.real_scenes import RealScene, load_scenes
 from training.scenes_data import SCENE_SIZE, Sample, build_scenes, decode_sample
 from training.score_finder import match_faces
 from vision.finding import (
@@ -132,6 +136,18 @@ def _fully_inside(quad: np.ndarray, width: int, height: int) -> bool:
     )
 
 
+def left_alone_mask(quads: np.ndarray, width: int, height: int) -> np.ndarray:
+    """(h, w) grid cells, 1 inside any of ``quads`` (a cell's margin round them included), where
+    the heatmap is neither rewarded nor penalised: a real photo's outlines that the label cannot
+    settle."""
+    mask = np.zeros((height // STRIDE, width // STRIDE), np.uint8)
+    for quad in quads:
+        cells = np.round(quad / STRIDE).astype(np.int32)
+        cv2.fillConvexPoly(mask, cells, 1)
+    grown = cv2.dilate(mask, np.ones((3, 3), np.uint8)) if quads.size else mask
+    return np.asarray(grown, np.float32)
+
+
 def augment(
     image: np.ndarray,
     corners: np.ndarray,
@@ -139,7 +155,24 @@ def augment(
     table: bool = False,
     anywhere: float = 0.15,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only.
+    """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only
+    (warp_scene without outlines left alone)."""
+    warped, kept, _ = warp_scene(
+        image, corners, np.zeros((0, 4, 2), np.float32), rng, table, anywhere
+    )
+    return warped, kept
+
+
+def warp_scene(
+    image: np.ndarray,
+    corners: np.ndarray,
+    left_alone: np.ndarray,
+    rng: np.random.Generator,
+    table: bool = False,
+    anywhere: float = 0.15,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scale, turn, flip, crop/pad to CROP and recolour one scene; keeps whole tiles only, and
+    moves the ``left_alone`` outlines with it (all of them: one the crop cuts is still unsure).
 
     A hand scene is shrunk or grown widely and its centre put anywhere in the crop. A whole
     table (``table``), drawn at the fine look's size, keeps about that size and is cut round
@@ -178,8 +211,13 @@ def augment(
     moved = corners.reshape(-1, 2) @ matrix[:, :2].T + matrix[:, 2]
     moved = moved.reshape(-1, 4, 2).astype(np.float32)
     kept = np.array([q for q in moved if _fully_inside(q, out_w, out_h)], np.float32)
+    unsure = left_alone.reshape(-1, 2) @ matrix[:, :2].T + matrix[:, 2]
     # Replicated (not reflected) borders: a reflection would copy whole faces nobody listed.
-    return _recolour(warped, rng), kept.reshape(-1, 4, 2)
+    return (
+        _recolour(warped, rng),
+        kept.reshape(-1, 4, 2),
+        unsure.reshape(-1, 4, 2).astype(np.float32),
+    )
 
 
 def _recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -201,39 +239,82 @@ def _recolour(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 class SceneSet(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
-    def __init__(self, samples: list[Sample], seed: int, tables: int = 0, printed: int = 0) -> None:
+    def __init__(
+        self,
+        samples: list[Sample],
+        seed: int,
+        tables: int = 0,
+        printed: int = 0,
+        real: Sequence[RealScene] = (),
+        real_repeat: int = 1,
+    ) -> None:
         """``samples`` are hand scenes but for the last ``tables`` + ``printed``: whole tables,
         then scenes with printed dominoes (cut round any point half the time, since the
-        prints, which are not listed, are what they are there to show)."""
+        prints, which are not listed, are what they are there to show). After them come the
+        ``real`` photos, each ``real_repeat`` times an epoch, shown half the time whole (as the
+        first look sees a photo) and half the time cut round a tile (as the fine look does)."""
         self.samples = samples
         self.seed = seed
         self.epoch = 0
         self.first_table = len(samples) - tables - printed
         self.first_printed = len(samples) - printed
+        self.real = list(real)
+        self.real_repeat = real_repeat
 
     def __len__(self) -> int:
-        return len(self.samples)
+        return len(self.samples) + len(self.real) * self.real_repeat
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
         rng = np.random.default_rng((self.seed, self.epoch, index))
-        image, corners = decode_sample(self.samples[index])
-        image, corners = augment(
-            image,
-            corners,
-            rng,
-            table=index >= self.first_table,
-            anywhere=0.5 if index >= self.first_printed else 0.15,
-        )
+        if index >= len(self.samples):
+            image, corners, unsure = self._real_view(
+                self.real[(index - len(self.samples)) % len(self.real)], rng
+            )
+        else:
+            image, corners = decode_sample(self.samples[index])
+            image, corners = augment(
+                image,
+                corners,
+                rng,
+                table=index >= self.first_table,
+                anywhere=0.5 if index >= self.first_printed else 0.15,
+            )
+            unsure = np.zeros((0, 4, 2), np.float32)
         heat, reg, weight = make_targets(corners, CROP[0], CROP[1])
+        mask = left_alone_mask(unsure, CROP[0], CROP[1])
         tensor = torch.from_numpy(image.transpose(2, 0, 1).astype(np.float32) / 255.0)
-        return tensor, torch.from_numpy(heat), torch.from_numpy(reg), torch.from_numpy(weight)
+        return (
+            tensor,
+            torch.from_numpy(heat),
+            torch.from_numpy(reg),
+            torch.from_numpy(weight),
+            torch.from_numpy(mask),
+        )
+
+    @staticmethod
+    def _real_view(
+        scene: RealScene, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        image = np.asarray(cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR))
+        faces, unsure = scene.faces, scene.left_alone
+        whole = rng.random() < 0.5
+        if whole:  # the first look's size: the long side as the scenes', SCENE_SIZE[0]
+            size = SCENE_SIZE[0] / max(image.shape[:2])
+            image = cv2.resize(image, None, fx=size, fy=size, interpolation=cv2.INTER_AREA)
+            faces, unsure = faces * np.float32(size), unsure * np.float32(size)
+        return warp_scene(image, faces, unsure, rng, table=not whole)
 
 
-def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss on the centre heatmap."""
+def focal_loss(
+    logits: torch.Tensor, target: torch.Tensor, left_alone: torch.Tensor | None = None
+) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the centre heatmap; cells of ``left_alone``
+    (1) are not penalised for seeing a tile."""
     prob = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
     positive = target.eq(1).float()
     negative = 1 - positive
+    if left_alone is not None:
+        negative = negative * (1 - left_alone)
     pos_loss = -torch.log(prob) * (1 - prob) ** 2 * positive
     neg_loss = -torch.log(1 - prob) * prob**2 * (1 - target) ** 4 * negative
     count = positive.sum().clamp(min=1)
@@ -389,6 +470,22 @@ def main() -> None:
         " mixed in after the tables and cut like them",
     )
     parser.add_argument(
+        "--real-scenes",
+        type=Path,
+        nargs="?",
+        const=REAL_SCENES,
+        help="mix in the real photos of training.real_scenes (this file, or its default one)",
+    )
+    parser.add_argument(
+        "--hold-out",
+        type=parse_fold,
+        help="leave this fold's real photos out (training.real_folds: boards, karthik, webcam,"
+        " others), to measure on it",
+    )
+    parser.add_argument(
+        "--real-repeat", type=int, default=3, help="each real photo's views an epoch"
+    )
+    parser.add_argument(
         "--start-from",
         type=Path,
         help="an exported finder (.onnx) to go on training from, with its norms frozen",
@@ -416,6 +513,11 @@ def main() -> None:
         train = train + build_scenes(0, args.printed_scenes, kind="printed")
         val_tables = val_tables + build_scenes(1_000_000, 20, kind="printed")
 
+    real: list[RealScene] = []
+    if args.real_scenes:
+        real = [s for s in load_scenes(args.real_scenes) if s.fold != args.hold_out]
+        print(f"{len(real)} real photos mixed in, each {args.real_repeat} times", flush=True)
+
     net = FinderNet()
     if args.start_from:
         load_exported_weights(net, args.start_from)
@@ -426,6 +528,8 @@ def main() -> None:
         args.seed,
         tables=args.table_scenes + args.dark_table_scenes,
         printed=args.printed_scenes,
+        real=real,
+        real_repeat=args.real_repeat,
     )
     loader = torch.utils.data.DataLoader(
         dataset,
@@ -448,7 +552,7 @@ def main() -> None:
     done = False
     while not done:
         training_mode()
-        for images, heat, reg, weight in loader:
+        for images, heat, reg, weight, left_alone in loader:
             elapsed = time.monotonic() - train_started
             progress = min(1.0, elapsed / budget)
             lr = args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress)))
@@ -457,7 +561,7 @@ def main() -> None:
             for group in optimiser.param_groups:
                 group["lr"] = lr
             out = net(images)
-            loss_heat = focal_loss(out[:, 0], heat)
+            loss_heat = focal_loss(out[:, 0], heat, left_alone)
             loss_reg = regression_loss(out[:, 1:], reg, weight)
             loss = loss_heat + loss_reg
             optimiser.zero_grad()
@@ -503,6 +607,9 @@ def main() -> None:
             + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
             + (f" --start-from {args.start_from}" if args.start_from else "")
+            + (f" --real-scenes {args.real_scenes}" if args.real_scenes else "")
+            + (f" --real-repeat {args.real_repeat}" if args.real_scenes else "")
+            + (f" --hold-out '{args.hold_out}'" if args.hold_out else "")
             + f" --out {args.out}"
         ),
         "seed": args.seed,
@@ -516,6 +623,8 @@ def main() -> None:
         "table_scenes": args.table_scenes,
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,
+        "real_photos": len(real),
+        "real_held_out_fold": args.hold_out,
         "synthetic_table_validation": table_metrics,
     }
     write_sidecar(args.out, card)

@@ -39,3 +39,29 @@ def test_frozen_norms_keep_their_statistics_while_training() -> None:
     before = net.stem[0][1].running_mean.clone()
     net(torch.rand(2, 3, 64, 64) * 5)
     assert torch.equal(net.stem[0][1].running_mean, before)
+
+
+def test_a_tile_seen_where_the_label_is_unsure_is_not_penalised() -> None:
+    # A real photo's outline the label cannot settle (a printed domino with a real tile's
+    # pips, say): the heatmap may see a tile there or not at no cost; elsewhere it pays.
+    width, height = 64, 64
+    unsure = np.array([[[20, 20], [44, 20], [44, 32], [20, 32]]], np.float32)
+    mask = train_finder.left_alone_mask(unsure, width, height)
+    assert mask[6, 8] == 1 and mask[0, 0] == 0
+    target = torch.zeros(1, height // 4, width // 4)
+    sure_there = torch.full((1, height // 4, width // 4), -8.0)
+    sure_there[0, 6, 8] = 8.0  # a confident tile inside the unsure outline
+    free = train_finder.focal_loss(sure_there, target, torch.from_numpy(mask)[None])
+    paid = train_finder.focal_loss(sure_there, target)
+    assert float(free) < 1e-3 < float(paid)
+
+
+def test_a_real_photo_view_moves_its_unsure_outlines_with_its_faces() -> None:
+    rng = np.random.default_rng(1)
+    image = np.full((300, 400, 3), 80, np.uint8)
+    face = np.array([[[100, 100], [160, 100], [160, 130], [100, 130]]], np.float32)
+    warped, kept, unsure = train_finder.warp_scene(image, face, face.copy(), rng)
+    assert warped.shape == (train_finder.CROP[1], train_finder.CROP[0], 3)
+    assert len(unsure) == 1
+    if len(kept):  # the same outline given both ways lands in the same place
+        assert np.abs(kept - unsure).max() < 1e-3

@@ -479,8 +479,11 @@ def main() -> None:
     parser.add_argument(
         "--hold-out",
         type=parse_fold,
-        help="leave this fold's real photos out (training.real_folds: boards, karthik, webcam,"
-        " others), to measure on it",
+        action="extend",
+        nargs="+",
+        default=[],
+        help="leave these folds' real photos out (training.real_folds: boards, karthik, webcam,"
+        " others), to measure on them",
     )
     parser.add_argument(
         "--real-repeat", type=int, default=3, help="each real photo's views an epoch"
@@ -515,7 +518,7 @@ def main() -> None:
 
     real: list[RealScene] = []
     if args.real_scenes:
-        real = [s for s in load_scenes(args.real_scenes) if s.fold != args.hold_out]
+        real = [s for s in load_scenes(args.real_scenes) if s.fold not in args.hold_out]
         print(f"{len(real)} real photos mixed in, each {args.real_repeat} times", flush=True)
 
     net = FinderNet()
@@ -607,9 +610,17 @@ def main() -> None:
             + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
             + (f" --start-from {args.start_from}" if args.start_from else "")
-            + (f" --real-scenes {args.real_scenes}" if args.real_scenes else "")
+            + (
+                (
+                    " --real-scenes"
+                    if args.real_scenes == REAL_SCENES
+                    else f" --real-scenes {args.real_scenes}"
+                )
+                if args.real_scenes
+                else ""
+            )
             + (f" --real-repeat {args.real_repeat}" if args.real_scenes else "")
-            + (f" --hold-out '{args.hold_out}'" if args.hold_out else "")
+            + "".join(f" --hold-out '{fold}'" for fold in args.hold_out)
             + f" --out {args.out}"
         ),
         "seed": args.seed,
@@ -624,7 +635,7 @@ def main() -> None:
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,
         "real_photos": len(real),
-        "real_held_out_fold": args.hold_out,
+        "real_held_out_folds": args.hold_out,
         "synthetic_table_validation": table_metrics,
     }
     write_sidecar(args.out, card)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,12 +40,12 @@ from numpy.typing import NDArray
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
 from training.score_real import SET_MAX, PhotoScore, score_reading
-from vision.decode import PhotoError, decode_photo
+from vision.decode import Photo, PhotoError, decode_photo
 from vision.geometry import order_corners
 from vision.halves import NOT_A_HALF
 from vision.pipeline import READ_LONG_SIDE, HandReader
 from vision.rectify import rectify_tiles
-from vision.types import DetectedTile
+from vision.types import DetectedTile, HandReading
 
 Pair = tuple[int, int]
 OUT = Path(__file__).resolve().parent / "data" / "real_crops.npz"
@@ -192,6 +192,26 @@ def mine_reading(
         into.files.append(entry["file"])
 
 
+def read_settled(
+    reader: HandReader, entries: Sequence[dict[str, Any]], photos: Path
+) -> Iterator[tuple[int, dict[str, Any], tuple[HandReading, Photo] | None]]:
+    """Each settled photo of ``entries`` that is in ``photos`` (with its place in the list),
+    read as the app reads it (its set known), with the photo decoded at the reading's size;
+    None for a photo whose bytes cannot be read."""
+    for number, entry in enumerate(entries):
+        path = photos / entry["file"]
+        if entry["label"] is None or not path.is_file():
+            continue
+        data = path.read_bytes()
+        try:
+            reading = reader.read(data, max_pips=SET_MAX.get(entry["set"]))
+            photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
+        except PhotoError:
+            yield number, entry, None
+            continue
+        yield number, entry, (reading, photo)
+
+
 def mine_corpus(
     reader: HandReader,
     entries: Sequence[dict[str, Any]],
@@ -206,20 +226,12 @@ def mine_corpus(
         logits = reader.models.half_reader.logits(crops)  # type: ignore[attr-defined]
         return np.asarray(logits[:, :NOT_A_HALF].argmax(axis=1).reshape(-1, 2), np.int64)
 
-    for number, entry in enumerate(entries):
-        path = photos / entry["file"]
-        if entry["label"] is None or not path.is_file():
-            continue
-        data = path.read_bytes()
-        try:
-            reading = reader.read(data, max_pips=SET_MAX.get(entry["set"]))
-            photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
-        except PhotoError:
-            if scores is not None:
-                scores.append(score_reading(entry, None))
-            continue
+    for number, entry, read in read_settled(reader, entries, photos):
         if scores is not None:
-            scores.append(score_reading(entry, reading))
+            scores.append(score_reading(entry, read[0] if read else None))
+        if read is None:
+            continue
+        reading, photo = read
         mine_reading(photo.pixels, photo.scale, reading.tiles, entry, reread, mined)
         if number % 25 == 0:
             print(f"{number} photos, {len(mined.crops)} crops", flush=True)

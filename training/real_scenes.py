@@ -37,14 +37,12 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from training.real_crops import _pair, could_be_cut, label_is_complete
+from training.real_crops import _pair, could_be_cut, label_is_complete, read_settled
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
-from training.score_real import SET_MAX
-from vision.decode import PhotoError, decode_photo
 from vision.finding import FINE_LOOK_SIDE
 from vision.geometry import order_corners
-from vision.pipeline import READ_LONG_SIDE, HandReader
+from vision.pipeline import HandReader
 from vision.types import HandReading
 
 OUT = Path(__file__).resolve().parent / "data" / "real_scenes.pkl"
@@ -157,16 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader = HandReader()
     scenes: list[RealScene] = []
     tally: dict[str, Counter[str]] = defaultdict(Counter)
-    for number, entry in enumerate(load_manifest(args.manifest)):
-        path = args.photos / entry["file"]
-        if entry["label"] is None or not path.is_file():
+    for number, entry, read in read_settled(reader, load_manifest(args.manifest), args.photos):
+        if read is None:
             continue
-        data = path.read_bytes()
-        try:
-            reading = reader.read(data, max_pips=SET_MAX.get(entry["set"]))
-            photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
-        except PhotoError:
-            continue
+        reading, photo = read
         scene = scene_of(reading, photo.pixels, entry)
         fold = fold_of(entry["source_repo"])
         tally[fold]["photos"] += 1

@@ -40,7 +40,8 @@ DEFAULT_PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "pho
 Pair = tuple[int, int]
 
 
-def _pair(values: Sequence[int]) -> Pair:
+def larger_first(values: Sequence[int]) -> Pair:
+    """A tile's two counts, the larger first: how every label and reading is compared."""
     high, low = max(values), min(values)
     return (int(high), int(low))
 
@@ -265,8 +266,8 @@ def evaluate(
     results: list[PhotoResult] = []
     for entry in load_labels(photos_dir):
         data = (photos_dir / entry["file"]).read_bytes()
-        expected = tuple(_pair(t) for t in entry["tiles"])
-        partial = tuple(_pair(t) for t in entry.get("partial_tiles") or [])
+        expected = tuple(larger_first(t) for t in entry["tiles"])
+        partial = tuple(larger_first(t) for t in entry.get("partial_tiles") or [])
         started = time.perf_counter()
         try:
             if reader is None:

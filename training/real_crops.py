@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from training.evaluate import larger_first
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
 from training.score_real import SET_MAX, PhotoScore, score_reading
@@ -64,10 +65,6 @@ class Match:
     truth: Pair | None = None  # the labelled tile (larger first), for a positive
 
 
-def _pair(tile: Sequence[int]) -> Pair:
-    return (max(tile[0], tile[1]), min(tile[0], tile[1]))
-
-
 def could_be_cut(pips: Pair, cut: Sequence[Sequence[int | None]]) -> bool:
     """Whether a reading could show one of the tiles the frame cuts (a half not seen may be
     anything)."""
@@ -88,10 +85,10 @@ def match_readings(
 ) -> list[Match]:
     """Each reading (pips, confidence) matched to the labelled ``tiles``: see the module's
     docstring. ``complete``: the counters saw every tile-like shape (none unreadable)."""
-    left: Counter[Pair] = Counter(_pair(tile) for tile in tiles)
+    left: Counter[Pair] = Counter(larger_first(tile) for tile in tiles)
     matches: list[Match | None] = [None] * len(readings)
     for index in sorted(range(len(readings)), key=lambda index: -readings[index][1]):
-        pips = _pair(readings[index][0])
+        pips = larger_first(readings[index][0])
         if left[pips] > 0:
             left[pips] -= 1
             matches[index] = Match(POSITIVE, pips)
@@ -99,7 +96,7 @@ def match_readings(
     for index, (pips, _) in enumerate(readings):
         if matches[index] is not None:
             continue
-        if could_be_cut(_pair(pips), cut):
+        if could_be_cut(larger_first(pips), cut):
             matches[index] = Match(CUT)
         elif complete and not missed.intersection(pips):
             matches[index] = Match(NEGATIVE)

@@ -18,8 +18,9 @@ it (its set known), and every tile it reports is sorted by what the label says o
 
 A photo on which the pipeline missed more labelled tiles than it has places left alone is
 not used: a missed tile lies somewhere unknown, and the finder would be taught it is
-background. The photos are kept at the fine look's size (1,536 pixels on the long side) as
-JPEG bytes; training.train_finder shows them both whole and cut round a tile.
+background. The photos are kept at the fine look's size (1,536 pixels on the long side; a
+smaller photo at its own size, never enlarged) as JPEG bytes; training.train_finder shows them
+both whole and cut round a tile.
 Output (git-ignored): a pickle of RealScene values.
 """
 
@@ -37,7 +38,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from training.real_crops import _pair, could_be_cut, label_is_complete, read_settled
+from training.evaluate import larger_first
+from training.real_crops import could_be_cut, label_is_complete, read_settled
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
 from vision.finding import FINE_LOOK_SIDE
@@ -54,7 +56,7 @@ class RealScene:
     """One real photo as a finder training scene."""
 
     jpeg: bytes
-    """The photo, FINE_LOOK_SIDE pixels on its long side."""
+    """The photo, FINE_LOOK_SIDE pixels on its long side (a smaller photo at its own size)."""
     faces: NDArray[np.float32]
     """(N, 4, 2) outlines of tiles, in the stored photo's pixels."""
     left_alone: NDArray[np.float32]
@@ -82,15 +84,15 @@ def sort_readings(
 ) -> Sorted:
     """Which reported tiles (by index) are faces, not tiles or left alone (module docstring),
     and how many labelled tiles no reported tile matched."""
-    wanted: Counter[Pair] = Counter(_pair(tile) for tile in tiles)
-    seen: Counter[Pair] = Counter(_pair(p) for p in pips)
+    wanted: Counter[Pair] = Counter(larger_first(tile) for tile in tiles)
+    seen: Counter[Pair] = Counter(larger_first(p) for p in pips)
     missed_tiles = wanted - seen
     missed_counts = {half for pair in missed_tiles for half in pair}
     faces: list[int] = []
     not_tiles: list[int] = []
     left_alone: list[int] = []
     for index, raw in enumerate(pips):
-        pair = _pair(raw)
+        pair = larger_first(raw)
         if wanted[pair] and seen[pair] <= wanted[pair]:
             faces.append(index)
         elif (
@@ -119,10 +121,17 @@ def scene_of(
     if result.missed > len(result.left_alone) + len(reading.hints):
         return None
     height, width = pixels.shape[:2]
-    size = FINE_LOOK_SIDE / max(height, width)
-    # Corners are in full-photo pixels; the stored photo is FINE_LOOK_SIDE on its long side.
-    to_stored = np.float32(FINE_LOOK_SIDE / max(reading.width, reading.height))
-    image = cv2.resize(pixels, None, fx=size, fy=size, interpolation=cv2.INTER_AREA)
+    # Never enlarged: the fine look sees a photo at most at its decoded size, so a small
+    # photo's tiles are taught at the size the finder will meet them.
+    stored_side = min(FINE_LOOK_SIDE, max(height, width))
+    size = stored_side / max(height, width)
+    # Corners are in full-photo pixels.
+    to_stored = np.float32(stored_side / max(reading.width, reading.height))
+    image = (
+        cv2.resize(pixels, None, fx=size, fy=size, interpolation=cv2.INTER_AREA)
+        if size < 1
+        else pixels
+    )
     outlines = [order_corners(np.asarray(t.corners, np.float32) * to_stored) for t in reading.tiles]
     hints = [np.asarray(hint, np.float32) * to_stored for hint in reading.hints if len(hint) == 4]
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from training.evaluate import DEFAULT_PHOTOS, load_labels, set_max_of
+from training.evaluate import DEFAULT_PHOTOS, larger_first, load_labels, set_max_of
 from training.real_folds import fold_of
 from training.real_photos import PHOTOS, load_manifest
 from training.score_real import SET_MAX, forgiven
@@ -62,7 +62,7 @@ class Labelled:
 
 
 def _pairs(tiles: Sequence[Sequence[int]]) -> Counter[Pair]:
-    return Counter((max(a, b), min(a, b)) for a, b in tiles)
+    return Counter(larger_first(tile) for tile in tiles)
 
 
 def labelled_photos(dev: Path, corpus: Path) -> Iterator[Labelled]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 
 from training.real_scenes import scene_of, sort_readings
@@ -67,6 +68,18 @@ def test_a_photo_stores_its_outlines_at_the_fine_looks_size() -> None:
     assert scene.fold == "every other source"
     assert np.allclose(scene.faces[0].min(axis=0), (50, 50))
     assert len(scene.left_alone) == 0 and scene.not_tiles == 0
+
+
+def test_a_small_photo_is_stored_at_its_own_size_not_enlarged() -> None:
+    # karthik's 640x480 photos: a tile 200 pixels wide must stay 200 wide, as the finder meets it.
+    reading = HandReading(width=640, height=480, tiles=(_tile((5, 1), 100),), ms=1)
+    pixels = np.zeros((480, 640, 3), np.uint8)
+    scene = scene_of(reading, pixels, _entry([[5, 1]]))
+    assert scene is not None
+    stored = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert stored.shape[:2] == (480, 640)
+    assert np.allclose(scene.faces[0].min(axis=0), (100, 100))
+    assert np.allclose(scene.faces[0].max(axis=0), (300, 200))
 
 
 def test_a_photo_with_a_missed_tile_and_no_unsure_place_for_it_is_not_used() -> None:

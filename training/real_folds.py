@@ -40,6 +40,8 @@ FOLDS: Mapping[str, frozenset[str]] = {
             "jeremyarde/domino-counter",
             "miloudfiguigui/domino-image-processing",
             "jesperes/mexican",
+            "domibotupm/domibot",
+            "jnoyola/domibot",
         }
     ),
 }

@@ -14,7 +14,9 @@ named either ``owner__repo`` (an ordinary clone, whose .git is read) or ``owner+
 default branch is not enough for photos that only older commits hold.
 
 Labels: each photo gets two independent counts ("first", "second"), settled into "label"
-(by a third look where they disagree). "source_labels" is what the source itself provides
+(by a third look where they disagree). A photo of a line of play also has its "open_ends",
+the numbers every free end of the line offers (sorted), settled the same way: both counts
+must agree on them too. "source_labels" is what the source itself provides
 (ground-truth files, class names) and is only a hint until the counts confirm it.
 """
 
@@ -243,6 +245,9 @@ def read_counts(path: Path) -> dict[str, dict[str, Any]]:
                 "counter": str(count["counter"]),
                 "note": str(count.get("note", "")),
             }
+            if count.get("open_ends") is not None:
+                counts[count["file"]]["open_ends"] = sorted(int(end) for end in count["open_ends"])
+                counts[count["file"]]["line"] = str(count.get("line", ""))
         except (ValueError, KeyError, TypeError) as error:
             raise ManifestError(f"{path}:{number}: not a count ({error})") from error
     return counts
@@ -303,18 +308,29 @@ def settle(
                 "cut_by_frame": looked["cut_by_frame"],
                 "how": f"third look ({looked['counter']})",
             }
+            if "open_ends" in looked:
+                entry["label"]["open_ends"] = looked["open_ends"]
             continue
         first, second = (entry["counts"][slot] for slot in COUNT_SLOTS)
         if first is None or second is None or entry["label"] is not None:
             continue
         a, b = Counter(map(tuple, first["tiles"])), Counter(map(tuple, second["tiles"]))
-        if a == b:
+        ends = first.get("open_ends"), second.get("open_ends")
+        if a == b and ends[0] != ends[1]:
+            differ.append(
+                f"{entry['file']}: the tiles agree, the open ends do not: first {ends[0]}, "
+                f"second {ends[1]}"
+            )
+        elif a == b:
             cut = second["cut_by_frame"] or first["cut_by_frame"]
-            entry["label"] = {
+            label: dict[str, Any] = {
                 "tiles": _pairs(first["tiles"]),
                 "cut_by_frame": cut,
                 "how": "counts agreed",
             }
+            if ends[0] is not None:
+                label["open_ends"] = ends[0]
+            entry["label"] = label
         else:
             differ.append(
                 f"{entry['file']}: only in the first count {sorted((a - b).elements())}, "

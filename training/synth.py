@@ -876,6 +876,9 @@ class _Tile:
     face_up: bool
     pips: tuple[int, int]
     lean: float = 0.0  # radians: the second end lifted, as a tile propped on a neighbour
+    # Radians: turned up about its long edge (local +y) so that the face looks along +y, as a
+    # tile a player stands in front of them (pi/2: upright; less: leaning back).
+    stand: float = 0.0
 
 
 def _tile_corners(tile: _Tile, aspect: float, height: float) -> np.ndarray:
@@ -889,9 +892,17 @@ def _tile_corners(tile: _Tile, aspect: float, height: float) -> np.ndarray:
         along = local[:, 0] + half_l
         local[:, 0] = -half_l + along * math.cos(tile.lean) - height * math.sin(tile.lean)
         lift = along * math.sin(tile.lean) + height * (math.cos(tile.lean) - 1)
+    up = height + lift
+    if tile.stand:
+        # Turned about the bottom long edge at local y = +half_s: the far edge rises, the face
+        # turns to look along +y, and the tile's thickness lies on the near side of that edge.
+        across = local[:, 1] - half_s
+        cs, ss = math.cos(tile.stand), math.sin(tile.stand)
+        local[:, 1] = half_s + across * cs + up * ss
+        up = -across * ss + up * cs
     c, s = math.cos(tile.angle), math.sin(tile.angle)
     world = local @ np.array([[c, s], [-s, c]]) + np.array(tile.centre)
-    return np.column_stack([world, height + lift])
+    return np.column_stack([world, up])
 
 
 def _group_offsets(
@@ -927,6 +938,97 @@ class _Occupancy:
 
     def add(self, corners: np.ndarray) -> None:
         cv2.fillConvexPoly(self.mask, self._poly(corners), 1)
+
+
+def _silhouette(camera: _Camera, tile: _Tile, style: TileStyle) -> np.ndarray:
+    """The image outline of the whole tile (face, sides and base)."""
+    top = _tile_corners(tile, style.aspect, style.thickness)
+    points = camera.project(np.vstack([top, _tile_corners(tile, style.aspect, 0.0)]))
+    return cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
+
+
+class _ImageBlock:
+    """The picture's pixels taken by tiles stood up: a tile stood up hides what lies behind
+    it in the picture, so nothing else may be drawn over or under it."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.mask = np.zeros((height, width), np.uint8)
+
+    def _fill(self, outline: np.ndarray, into: np.ndarray) -> None:
+        cv2.fillConvexPoly(into, np.round(outline).astype(np.int32), 1)
+
+    def fits(self, outline: np.ndarray, margin: float = 2.0) -> bool:
+        probe = np.zeros_like(self.mask)
+        centre = outline.mean(axis=0)
+        grown = centre + (outline - centre) * (1 + margin / max(1.0, float(np.ptp(outline))))
+        self._fill(grown, probe)
+        return not bool(np.any(probe & self.mask))
+
+    def add(self, outline: np.ndarray) -> None:
+        self._fill(outline, self.mask)
+
+
+def _camera_xy(camera: _Camera) -> np.ndarray:
+    """Where on the table the camera stands (its centre, dropped onto the table plane)."""
+    return np.asarray((-camera.rotation.T @ camera.translation)[:2])
+
+
+def _footprint(tile: _Tile, style: TileStyle) -> np.ndarray:
+    """The table the tile covers (a tile stood up covers its base, its thickness wide)."""
+    if not tile.stand:
+        return _tile_corners(tile, style.aspect, 0.0)
+    both = np.vstack(
+        [_tile_corners(tile, style.aspect, 0.0), _tile_corners(tile, style.aspect, style.thickness)]
+    )[:, :2].astype(np.float32)
+    return np.asarray(cv2.convexHull(both).reshape(-1, 2), np.float64)
+
+
+def _stand_row(
+    rng: np.random.Generator,
+    camera: _Camera,
+    style: TileStyle,
+    low: np.ndarray,
+    high: np.ndarray,
+    size: tuple[int, int],
+    occupancy: _Occupancy,
+    block: _ImageBlock,
+) -> list[_Tile]:
+    """Two to seven tiles stood on their long edges in a row, faces turned to the camera (a
+    player's hand as it stands in front of them), about one in four turned round to show its
+    back. Returns the tiles placed (face_up False for a back)."""
+    width, height = size
+    count = int(rng.integers(2, 8))
+    gap = float(rng.uniform(0.05, 0.45))
+    for _try in range(20):
+        anchor = low + rng.random(2) * (high - low)
+        towards = _camera_xy(camera) - anchor
+        facing = math.atan2(-towards[0], towards[1]) + rng.normal(0, 0.15)
+        c, s = math.cos(facing), math.sin(facing)
+        placed: list[_Tile] = []
+        for index in range(count):
+            along = (index - (count - 1) / 2) * (style.aspect + gap)
+            centre = anchor + along * np.array([c, s])
+            tile = _Tile(
+                (float(centre[0]), float(centre[1])),
+                facing + rng.normal(0, 0.06),
+                bool(rng.random() >= 0.25),
+                (0, 0),
+                stand=math.radians(float(rng.uniform(68.0, 92.0))),
+            )
+            outline = _silhouette(camera, tile, style)
+            footprint = _footprint(tile, style)
+            face = camera.project(_tile_corners(tile, style.aspect, style.thickness))
+            if (
+                _inside(face, width, height, 2.0)
+                and block.fits(outline)
+                and occupancy.fits(_shrunk(footprint, -0.05))
+            ):
+                block.add(outline)
+                occupancy.add(_shrunk(footprint, -0.05))
+                placed.append(tile)
+        if placed:
+            return placed
+    return []
 
 
 def _shrunk(corners: np.ndarray, amount: float) -> np.ndarray:
@@ -1021,7 +1123,10 @@ def _drop_shadows(
     for tile, style in tiles:
         top = _tile_corners(tile, style.aspect, style.thickness)
         cast = top.copy()
-        cast[:, :2] += light * style.thickness * 3
+        if tile.stand:  # a tile stood up throws a shadow as long as it stands high
+            cast[:, :2] += light * top[:, 2:3] * 3
+        else:
+            cast[:, :2] += light * style.thickness * 3
         cast[:, 2] = 0
         points = camera.project(np.vstack([_tile_corners(tile, style.aspect, 0.0), cast]))
         hull = cv2.convexHull(points.astype(np.float32)).reshape(-1, 2)
@@ -1364,6 +1469,7 @@ def render_scene(
     printed_at_end: bool = False,
     tile_share: tuple[float, float] | None = None,
     printed_dominoes: bool = False,
+    standing: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1390,6 +1496,10 @@ def render_scene(
     plain white tile on a pale table that real photos showed being missed.
     ``printed_dominoes`` prints pictures of dominoes on the table under the tiles (a board
     game's score track, a box lid), never listed.
+    ``standing`` stands a row of two to seven tiles on their long edges, their faces turned
+    to the camera (about one in four shows its back instead), among the tiles lying flat: a
+    seated player photographing the hand they keep stood up in front of them. It takes
+    ``low_view``'s camera.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1399,6 +1509,7 @@ def render_scene(
         raise ValueError("n_tiles must be (low, high) with 0 <= low <= high")
     if not 0 <= set_max <= MAX_PIPS:
         raise ValueError(f"set_max must be within 0..{MAX_PIPS}")
+    low_view = low_view or standing
     rng = np.random.default_rng(seed)
     tile_style = random_style(rng, style)
     if printed_backs:
@@ -1447,6 +1558,13 @@ def render_scene(
         occupancy = _Occupancy(low - 3, high + 3)
         placed: list[_Tile] = []
         listed = 0
+        block = _ImageBlock(width, height) if standing else None
+        if block is not None:
+            for tile in _stand_row(rng, camera, tile_style, low, high, size, occupancy, block):
+                if tile.face_up:
+                    tile.pips = _unlisted_pips(rng, set_max, blank_halves, placed)
+                    listed += 1
+                placed.append(tile)
         tries = 0
         while listed < target and tries < 60:
             tries += 1
@@ -1474,6 +1592,10 @@ def render_scene(
                 for t in group
             ]
             if not all(visible):
+                continue
+            if block is not None and not all(
+                block.fits(_silhouette(camera, t, tile_style)) for t in group
+            ):
                 continue
             for tile, footprint in zip(group, footprints, strict=True):
                 occupancy.add(_shrunk(footprint, 0.02))
@@ -1508,6 +1630,8 @@ def render_scene(
         )
         footprint = _tile_corners(tile, tile_style.aspect, 0.0)
         if not occupancy.fits(_shrunk(footprint, -0.02)):
+            continue
+        if block is not None and not block.fits(_silhouette(camera, tile, tile_style)):
             continue
         top = camera.project(_tile_corners(tile, tile_style.aspect, tile_style.thickness))
         if _inside(top, width, height, 2.0):

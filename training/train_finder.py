@@ -461,6 +461,13 @@ def main() -> None:
         help="whole tables of black tiles (training.scenes_data.render_dark_table_sample) mixed"
         " in after the other tables and cut like them",
     )
+    parser.add_argument(
+        "--standing-scenes",
+        type=int,
+        default=0,
+        help="hand scenes with a row of tiles stood up (training.scenes_data.standing_scene)"
+        " mixed in with the hands",
+    )
     parser.add_argument("--val-tables", type=int, default=60)
     parser.add_argument(
         "--printed-scenes",
@@ -502,6 +509,9 @@ def main() -> None:
     train = build_scenes(0, args.scenes)
     print(f"rendering/loading {args.val_scenes} validation scenes", flush=True)
     val = build_scenes(1_000_000, args.val_scenes)
+    if args.standing_scenes:
+        print(f"rendering/loading {args.standing_scenes} scenes with tiles stood up", flush=True)
+        train = train + build_scenes(0, args.standing_scenes, kind="standing")
     val_tables: list[Sample] = []
     if args.table_scenes:
         print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
@@ -604,6 +614,7 @@ def main() -> None:
         "command": (
             f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
+            + (f" --standing-scenes {args.standing_scenes}" if args.standing_scenes else "")
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
             + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
             + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
@@ -631,6 +642,7 @@ def main() -> None:
         "batch": args.batch,
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
+        "standing_scenes": args.standing_scenes,
         "table_scenes": args.table_scenes,
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,

@@ -20,6 +20,7 @@ from training.real_photos import (
     fetch,
     load_manifest,
     manifest_problems,
+    read_counts,
     record,
     settle,
 )
@@ -146,3 +147,23 @@ def test_one_counter_cannot_fill_both_counts_of_a_photo() -> None:
     (problem,) = record([photo], _count("a.jpg", [[1, 0]], "ann"), "second")
     assert "already counted" in problem
     assert photo["counts"]["second"] is None
+
+
+def test_a_line_of_play_is_labelled_with_its_open_ends_only_when_both_counts_agree_on_them(
+    tmp_path: Path,
+) -> None:
+    counts = tmp_path / "counts.jsonl"
+    counts.write_text(
+        '{"file": "a.jpg", "tiles": [[3, 6], [3, 3]], "counter": "ann", "open_ends": [6, 3]}\n'
+        '{"file": "b.jpg", "tiles": [[4, 2]], "counter": "ann", "open_ends": [2, 4]}\n'
+    )
+    agree, differ = _uncounted("a.jpg"), _uncounted("b.jpg")
+    record([agree, differ], read_counts(counts), "first")
+    counts.write_text(
+        '{"file": "a.jpg", "tiles": [[6, 3], [3, 3]], "counter": "bob", "open_ends": [3, 6]}\n'
+        '{"file": "b.jpg", "tiles": [[4, 2]], "counter": "bob", "open_ends": [4, 4]}\n'
+    )
+    record([agree, differ], read_counts(counts), "second")
+    (left,) = settle([agree, differ])
+    assert agree["label"]["open_ends"] == [3, 6]
+    assert differ["label"] is None and "open ends" in left

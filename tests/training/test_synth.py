@@ -240,6 +240,28 @@ def test_low_view_scenes_look_at_tiles_from_low_across_the_table() -> None:
     assert np.array_equal(first.image, again.image)
 
 
+def test_tiles_stood_up_face_the_low_camera() -> None:
+    """A seated player's hand stood up in front of them: from the same low camera as a low
+    shot, the stood-up faces keep nearly a domino's shape where tiles lying flat are squashed
+    (the scene has both), and every listed face stays inside the picture."""
+    width, height = 640, 480
+    standing: list[float] = []
+    low: list[float] = []
+    for seed in range(8):
+        scene = render_scene(seed, size=(width, height), standing=True)
+        assert scene.tiles
+        for tile in scene.tiles:
+            assert np.all(tile.corners >= 0) and np.all(tile.corners[:, 0] < width)
+            assert np.all(tile.corners[:, 1] < height)
+        standing += _aspect_distortion(scene.tiles)
+        low += _aspect_distortion(render_scene(seed, size=(width, height), low_view=True).tiles)
+    # Faces within a fifth (log ratio) of a domino's 2:1 shape: the rows stood up bring many.
+    assert np.mean(np.array(standing) < 0.2) > 2 * np.mean(np.array(low) < 0.2)
+    first = render_scene(5, size=(width, height), standing=True)
+    again = render_scene(5, size=(width, height), standing=True)
+    assert np.array_equal(first.image, again.image)
+
+
 def test_close_ups_show_one_to_three_big_tiles() -> None:
     width, height = 640, 480
     for seed in range(8):

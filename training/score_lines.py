@@ -1,0 +1,110 @@
+"""Read the corpus's real photos of lines of play as `python -m vision table` does, and say
+whether every open end comes out right (issue 28's real-photo target; never run in CI).
+
+    python -m training.score_lines [--photos training/data/real_photos] [--finder PATH]
+
+A photo takes part when its settled label (training.real_photos) gives the line's
+``open_ends``: both counters saw a line of play whose touching halves match, and agreed on the
+numbers its free ends offer. Each is read with its set known (``--set-max`` from the photo's
+set) and no game behind it, so with no engine to look for. A photo is right when the reading's
+open ends, sorted, are the label's; its tiles are scored as the hand reader's are
+(training.score_real: exact when every labelled tile is read and nothing else).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from training.real_folds import fold_of
+from training.real_photos import MANIFEST, PHOTOS, load_manifest
+from training.score_real import SET_MAX, score_reading
+from vision.decode import PhotoError
+from vision.models import ModelPaths, ModelSet
+from vision.pipeline import HandReader
+
+
+@dataclass(frozen=True)
+class LineScore:
+    """One photo of a line of play, as read."""
+
+    file: str
+    source: str
+    truth: tuple[int, ...]
+    read: tuple[int, ...] | None
+    """The open ends read, sorted (None: the photo could not be read)."""
+    tiles_exact: bool
+
+    @property
+    def ends_right(self) -> bool:
+        return self.read == self.truth
+
+
+def lines_of_play(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The settled photos whose label gives a line's open ends."""
+    return [
+        entry
+        for entry in entries
+        if entry["label"] is not None and entry["label"].get("open_ends") is not None
+    ]
+
+
+def score_line(reader: HandReader, entry: dict[str, Any], photos: Path) -> LineScore | None:
+    path = photos / entry["file"]
+    if not path.is_file():
+        return None
+    truth = tuple(sorted(entry["label"]["open_ends"]))
+    try:
+        read = reader.read_table(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
+    except PhotoError:
+        return LineScore(entry["file"], entry["source_repo"], truth, None, False)
+    ends = tuple(sorted(read.layout.open_ends))
+    exact = score_reading(entry, read.reading).exact
+    return LineScore(entry["file"], entry["source_repo"], truth, ends, exact)
+
+
+def report(scores: Sequence[LineScore]) -> str:
+    lines = [
+        "| photo | fold | open ends, truth | read | right | tiles exact |",
+        "|---|---|---|---|---|---|",
+    ]
+    for score in scores:
+        read = "not read" if score.read is None else ", ".join(map(str, score.read)) or "none"
+        lines.append(
+            f"| {score.file} | {fold_of(score.source)} | {', '.join(map(str, score.truth))} "
+            f"| {read} | {'yes' if score.ends_right else 'no'} "
+            f"| {'yes' if score.tiles_exact else 'no'} |"
+        )
+    right = sum(score.ends_right for score in scores)
+    exact = sum(score.tiles_exact for score in scores)
+    lines.append(
+        f"\nEvery open end right on {right} of {len(scores)} photos "
+        f"({right / max(1, len(scores)):.0%}; target 80%); tiles exact on {exact}."
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.score_lines", description=__doc__)
+    parser.add_argument("--photos", type=Path, default=PHOTOS)
+    parser.add_argument("--manifest", type=Path, default=MANIFEST)
+    parser.add_argument("--finder", type=Path, help="this tile finder instead")
+    args = parser.parse_args(argv)
+    paths = ModelPaths()
+    if args.finder:
+        paths = replace(paths, tile_finder=args.finder)
+    reader = HandReader(ModelSet.load(paths))
+    scores = [
+        score
+        for entry in lines_of_play(load_manifest(args.manifest))
+        if (score := score_line(reader, entry, args.photos)) is not None
+    ]
+    print(report(scores))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -352,6 +352,16 @@ def _number_at(contact: int | None, pips: Pips, at_first_end: int | None) -> int
     return at_first_end if contact == 0 else _other_number(pips, at_first_end)
 
 
+PLAUSIBLE = 0.02
+"""A reading the reader gives at least this chance is one the tile could be (for judging whether
+a chain could start from a double: the reader's long tail of readings would allow anything)."""
+
+
+def _plausible_readings(tile: DetectedTile) -> tuple[Pips, ...]:
+    """A tile's reading and its other readings of a fair chance."""
+    return (tile.pips, *(pips for pips, chance in tile.alternatives if chance >= PLAUSIBLE))
+
+
 def _likely_readings(tile: DetectedTile) -> tuple[Pips, ...]:
     """A tile's reading and its other likely ones."""
     return (tile.pips, *(pips for pips, _ in tile.alternatives))
@@ -586,6 +596,8 @@ def _grouped(
     engine, centre = _find_hub(
         shapes,
         [tile.pips for tile in tiles],
+        [frozenset(n for pips in _plausible_readings(tile) for n in pips) for tile in tiles],
+        [frozenset(a for a, b in _plausible_readings(tile) if a == b) for tile in tiles],
         neighbours,
         used,
         component,
@@ -895,13 +907,16 @@ def _best_arm(
 
 def _open_sides(root: int, arms: int, doubles: Sequence[bool], used: set[tuple[int, int]]) -> int:
     """How many free ends a line's first tile adds itself. The line has two ends; its arms
-    take them first. A spinner (a double with tiles against a long side and an end) carries
-    its line across, through its long sides: a long side with nothing against it is an end,
-    and its ends add ends only where branches are laid."""
+    take them first. A spinner (a double with three or four tiles against it, one against a
+    long side) carries its line across, through its long sides: a long side with nothing
+    against it is an end, and its ends add ends only where branches are laid. A double with
+    just two tiles against it, one at a long side and one at an end, is where its line turns
+    a corner, and adds no end: branches leave a spinner's ends only once its long sides are
+    taken."""
     if doubles[root]:
         across = sum(1 for contact in (2, 3) if (root, contact) in used)
         along = sum(1 for contact in (0, 1) if (root, contact) in used)
-        if across and along:
+        if across and along and across + along >= 3:
             return 2 - across
     return max(0, 2 - arms)
 
@@ -1048,6 +1063,8 @@ def _turn(came_from: np.ndarray | None, here: np.ndarray, there: np.ndarray) -> 
 def _find_hub(
     shapes: Sequence[_Shape],
     pips: Sequence[Pips],
+    could_show: Sequence[frozenset[int]],
+    could_be_double: Sequence[frozenset[int]],
     neighbours: Sequence[Sequence[int]],
     used: set[tuple[int, int]],
     component: Sequence[int],
@@ -1057,12 +1074,18 @@ def _find_hub(
 ) -> tuple[int | None, np.ndarray | None]:
     """The engine's index (if seen) and the hub's centre (if there is a hub). A tile read as
     the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
-    double is a hub."""
+    double is a hub. Where fewer than three chains point at a double with nothing against
+    it, one starts from it only if the tile pointing could show the double's number
+    (``could_show``: every number of its plausible readings; the double's own, any double
+    among its plausible readings, ``could_be_double``): every train starts with the
+    engine's number, and a hand laid down near a double does not."""
     count = len(shapes)
     doubles = [a == b for a, b in pips]
     if hub_centre is not None:
         given = np.asarray(hub_centre, np.float64)
         return _engine_near(given, shapes, doubles), given
+    chain_sizes = Counter(component)
+    starts: dict[int, int] = {}  # each double's chains that could start from it
     best: tuple[int, int, int] | None = None
     known: tuple[int, int, int] | None = None
     fallback: tuple[int, int, int] | None = None
@@ -1081,8 +1104,23 @@ def _find_hub(
                 for point, outward in _free_ends(i, shapes[i], doubles[i], used)
             )
         ]
-        facing = {component[i] for i in facing_tiles}
         touching = _branches_at(candidate, used, doubles)
+        chains_facing = {component[i] for i in facing_tiles}
+        if (
+            touching == 0
+            and len(chains_facing) < RADIATING_CHAINS
+            and not _share_a_number(facing_tiles, component, could_show)
+        ):
+            # Two chains pointing at a double with nothing against it may be tiles laid
+            # down near it: they start from it only if they could show its number. A double
+            # with a train against it, or three or more chains round it, is a hub whatever
+            # was read (a train's first tile may be missed, a misread engine is mended from
+            # its trains), and so are two chains whose tiles could all show one number.
+            facing_tiles = [
+                i for i in facing_tiles if not could_show[i].isdisjoint(could_be_double[candidate])
+            ]
+        facing = {component[i] for i in facing_tiles}
+        starts[candidate] = len(facing) + touching
         key = (len(facing) + touching, len(facing), -candidate)
         if key[0] > 0 and (fallback is None or key > fallback):
             fallback = key
@@ -1092,11 +1130,26 @@ def _find_hub(
         # pointing at a double across a gap, nothing against it, is a hub's only train: a
         # line's tiles lie against its first double.
         # That train starts with the double's number (else it is a line's end pointing
-        # at a double laid down near it).
+        # at a double laid down near it), and the table's other lines, if any, are not all
+        # out of the hub's reach (every chain round a hub is a train from it, seen to start
+        # there or not: beside a line far off, the double and the tile pointing at it are a
+        # hand laid down).
+        others = [
+            label
+            for label, size in chain_sizes.items()
+            if size >= 2 and label not in facing and label != component[candidate]
+        ]
         lone_train = (
             len(facing) == 1
             and touching == 0
             and any(pips[candidate][0] in pips[i] for i in facing_tiles)
+            and (
+                not others
+                or any(
+                    _end_within_reach(label, centre, shapes, doubles, used, component)
+                    for label in others
+                )
+            )
         )
         crosswise = _crosswise(candidate, used)
         ends_taken = (candidate, 0) in used and (candidate, 1) in used
@@ -1123,6 +1176,11 @@ def _find_hub(
         # No engine seen as the start of chains: the hub may still be where three or more
         # chains point (an engine the finder missed, or one standing in a plastic hub).
         pointed = _radiating_point(shapes, doubles, used, component)
+        seen_there = None if pointed is None else _engine_near(pointed, shapes, doubles)
+        if seen_there is not None and starts.get(seen_there, 0) < 2:
+            # A double lies where the chains point, and fewer than two could start from it
+            # (their tiles cannot show its number): a hand laid down round a double.
+            pointed = None
         if pointed is None and lengthwise is not None:
             # A chain off each end of a double laid lengthwise, and no other hub: doubles
             # inside a line lie crosswise, and trains leave a bare engine from any side, its
@@ -1135,6 +1193,37 @@ def _find_hub(
         return _engine_near(pointed, shapes, doubles), pointed
     engine = -best[2]
     return engine, shapes[engine].centre
+
+
+def _end_within_reach(
+    label: int,
+    centre: np.ndarray,
+    shapes: Sequence[_Shape],
+    doubles: Sequence[bool],
+    used: set[tuple[int, int]],
+    component: Sequence[int],
+) -> bool:
+    """Whether a free end of chain ``label`` lies within a hub's reach of ``centre``, facing
+    it or not (a train whose first tile was missed starts near its hub all the same)."""
+    return any(
+        float(np.linalg.norm(centre - point)) <= HUB_REACH * shapes[i].stride
+        for i in range(len(shapes))
+        if component[i] == label
+        for point, _ in _free_ends(i, shapes[i], doubles[i], used)
+    )
+
+
+def _share_a_number(
+    tiles: Sequence[int], component: Sequence[int], could_show: Sequence[frozenset[int]]
+) -> bool:
+    """Whether two or more chains' tiles (``tiles``, one chain each or more) could all show one
+    number: each chain's tiles together, as trains from one engine start with its number."""
+    by_chain: dict[int, set[int]] = {}
+    for i in tiles:
+        by_chain.setdefault(component[i], set()).update(could_show[i])
+    if len(by_chain) < 2:
+        return False
+    return bool(set.intersection(*by_chain.values()))
 
 
 def _engine_near(

@@ -334,6 +334,16 @@ def test_a_misread_engine_is_mended_from_its_other_reading_the_trains_start_with
     assert layout.unsure == (0, 1, 2, 4)
 
 
+def test_two_trains_whose_first_tiles_share_a_number_make_a_misread_double_their_hub() -> None:
+    # Two chains pointing at a double need not be trains from it (a hand laid down round a
+    # double is not), but two starting with one number are, whatever the engine was read as.
+    centre = (500.0, 400.0)
+    engine = tile((8, 8), centre, 0.4, confidence=0.6)
+    layout = group_table([engine, *_hub_layout(centre, [[(7, 3)], [(7, 5), (5, 5)]])])
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert len(layout.trains) == 2 and 0 in layout.unsure
+
+
 def _engine_in_a_line(s: float = 40.0) -> list[DetectedTile]:
     """A bare 4-4 engine laid crosswise with one train leaving each side in one straight
     line: the same tiles as a block line through a double."""
@@ -442,18 +452,56 @@ def test_a_double_with_tiles_on_its_long_sides_is_a_hub_only_where_one_is_expect
     assert sorted(train.tiles for train in expected.trains) == [(1,), (2,), (3,)]
 
 
-def test_a_spinners_long_side_with_nothing_against_it_is_an_end_and_its_bare_end_is_not() -> None:
+def test_a_spinners_long_side_with_nothing_against_it_is_an_end() -> None:
     s = 40.0
     c = (400.0, 300.0)
     tiles = [
         tile((6, 6), c, math.pi / 2),  # the spinner, across its line
         tile((6, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0),  # its line, from one long side only
         tile((6, 1), (c[0], c[1] - 2 * s - 2), math.pi / 2),  # a branch from one end
+        tile((6, 3), (c[0], c[1] + 2 * s + 2), math.pi / 2),  # and one from the other
     ]
     layout = group_table(tiles)
     assert layout.hub is None
-    # The line's two ends (2, and the spinner's empty long side), and the branch's.
-    assert layout.open_ends == (1, 2, 6)
+    # The line's two ends (2, and the spinner's empty long side), and each branch's.
+    assert layout.open_ends == (1, 2, 3, 6)
+
+
+def test_a_hand_laid_down_round_a_double_beside_a_line_is_no_hub() -> None:
+    # DomiBotUPM's phone photos: a block line, and a player's three tiles laid apart, two of
+    # them pointing at the third, a 0-0. Neither the 4-3 (no 0) nor a lone 5-0 beside a line
+    # of tiles is a train from that 0-0: every chain round a hub is a train from it.
+    line = [
+        tile((6, 3), (100.0, 300.0), 0.0),
+        tile((3, 2), (182.0, 300.0), 0.0),
+        tile((2, 4), (264.0, 300.0), 0.0),
+    ]
+    hand = [
+        tile((0, 0), (700.0, 400.0), 0.0),
+        tile((4, 3), (510.0, 400.0), 0.0),
+        tile((5, 0), (700.0, 610.0), math.pi / 2),
+    ]
+    layout = group_table(line + hand)
+    assert layout.hub is None
+    assert layout.open_ends == (4, 6)
+    assert set(layout.loose) == {3, 4, 5}
+
+
+def test_a_double_where_a_line_turns_a_corner_adds_no_end() -> None:
+    # A robot's block game (DomiBotUPM's CADENA photos): 4-2 comes down onto the long side of a
+    # 2-2 laid along the bottom row, and the line goes on from the double's end. Both people
+    # who counted the photo read the line's ends as 4 and 5 here: a double with a tile against
+    # a long side and one at an end, and nothing else, is a corner, not a spinner.
+    s = 40.0
+    c = (400.0, 300.0)
+    tiles = [
+        tile((2, 2), c, 0.0),  # lengthwise, its long sides up and down
+        tile((4, 2), (c[0], c[1] - 1.5 * s - 2), math.pi / 2),  # against its upper long side
+        tile((5, 2), (c[0] + 2 * s + 2, c[1]), 0.0),  # on from its right end
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is None
+    assert layout.open_ends == (4, 5)
 
 
 # --------------------------------------------------------------------------- properties

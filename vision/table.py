@@ -357,14 +357,9 @@ PLAUSIBLE = 0.02
 a chain could start from a double: the reader's long tail of readings would allow anything)."""
 
 
-def _plausible_readings(tile: DetectedTile) -> tuple[Pips, ...]:
-    """A tile's reading and its other readings of a fair chance."""
-    return (tile.pips, *(pips for pips, chance in tile.alternatives if chance >= PLAUSIBLE))
-
-
-def _likely_readings(tile: DetectedTile) -> tuple[Pips, ...]:
-    """A tile's reading and its other likely ones."""
-    return (tile.pips, *(pips for pips, _ in tile.alternatives))
+def _likely_readings(tile: DetectedTile, at_least: float = 0.0) -> tuple[Pips, ...]:
+    """A tile's reading and its other likely ones (those of at least ``at_least`` chance)."""
+    return (tile.pips, *(pips for pips, chance in tile.alternatives if chance >= at_least))
 
 
 @dataclass(frozen=True)
@@ -596,8 +591,7 @@ def _grouped(
     engine, centre = _find_hub(
         shapes,
         [tile.pips for tile in tiles],
-        [frozenset(n for pips in _plausible_readings(tile) for n in pips) for tile in tiles],
-        [frozenset(a for a, b in _plausible_readings(tile) if a == b) for tile in tiles],
+        [_likely_readings(tile, PLAUSIBLE) for tile in tiles],
         neighbours,
         used,
         component,
@@ -1063,8 +1057,7 @@ def _turn(came_from: np.ndarray | None, here: np.ndarray, there: np.ndarray) -> 
 def _find_hub(
     shapes: Sequence[_Shape],
     pips: Sequence[Pips],
-    could_show: Sequence[frozenset[int]],
-    could_be_double: Sequence[frozenset[int]],
+    plausible: Sequence[tuple[Pips, ...]],
     neighbours: Sequence[Sequence[int]],
     used: set[tuple[int, int]],
     component: Sequence[int],
@@ -1075,15 +1068,16 @@ def _find_hub(
     """The engine's index (if seen) and the hub's centre (if there is a hub). A tile read as
     the round's engine (``engine_reads``) is the engine if chains start at it, or if no other
     double is a hub. Where fewer than three chains point at a double with nothing against
-    it, one starts from it only if the tile pointing could show the double's number
-    (``could_show``: every number of its plausible readings; the double's own, any double
-    among its plausible readings, ``could_be_double``): every train starts with the
-    engine's number, and a hand laid down near a double does not."""
+    it, one starts from it only if the tile pointing could show the double's number (in any
+    of the ``plausible`` readings of each: every train starts with the engine's number, and
+    a hand laid down near a double does not)."""
     count = len(shapes)
     doubles = [a == b for a, b in pips]
     if hub_centre is not None:
         given = np.asarray(hub_centre, np.float64)
         return _engine_near(given, shapes, doubles), given
+    could_show = [frozenset(n for reading in readings for n in reading) for readings in plausible]
+    could_be_double = [frozenset(a for a, b in readings if a == b) for readings in plausible]
     chain_sizes = Counter(component)
     starts: dict[int, int] = {}  # each double's chains that could start from it
     best: tuple[int, int, int] | None = None

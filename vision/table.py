@@ -1071,122 +1071,156 @@ def _find_hub(
     it, one starts from it only if the tile pointing could show the double's number (in any
     of the ``plausible`` readings of each: every train starts with the engine's number, and
     a hand laid down near a double does not)."""
-    count = len(shapes)
     doubles = [a == b for a, b in pips]
     if hub_centre is not None:
         given = np.asarray(hub_centre, np.float64)
         return _engine_near(given, shapes, doubles), given
-    could_show = [frozenset(n for reading in readings for n in reading) for readings in plausible]
-    could_be_double = [frozenset(a for a, b in readings if a == b) for readings in plausible]
-    chain_sizes = Counter(component)
-    starts: dict[int, int] = {}  # each double's chains that could start from it
-    best: tuple[int, int, int] | None = None
-    known: tuple[int, int, int] | None = None
-    fallback: tuple[int, int, int] | None = None
-    lengthwise: tuple[int, int, int] | None = None
-    for candidate in range(count):
-        if not doubles[candidate]:
-            continue
-        centre = shapes[candidate].centre
-        # Chains starting here: other chains whose free end faces it, and tiles against it.
-        facing_tiles = [
-            i
-            for i in range(count)
-            if component[i] != component[candidate]
-            and any(
-                _facing(point, outward, centre, shapes[i].stride)
-                for point, outward in _free_ends(i, shapes[i], doubles[i], used)
-            )
-        ]
-        touching = _branches_at(candidate, used, doubles)
-        chains_facing = {component[i] for i in facing_tiles}
-        if (
-            touching == 0
-            and len(chains_facing) < RADIATING_CHAINS
-            and not _share_a_number(facing_tiles, component, could_show)
-        ):
-            # Two chains pointing at a double with nothing against it may be tiles laid
-            # down near it: they start from it only if they could show its number. A double
-            # with a train against it, or three or more chains round it, is a hub whatever
-            # was read (a train's first tile may be missed, a misread engine is mended from
-            # its trains), and so are two chains whose tiles could all show one number.
-            facing_tiles = [
-                i for i in facing_tiles if not could_show[i].isdisjoint(could_be_double[candidate])
-            ]
-        facing = {component[i] for i in facing_tiles}
-        starts[candidate] = len(facing) + touching
-        key = (len(facing) + touching, len(facing), -candidate)
-        if key[0] > 0 and (fallback is None or key > fallback):
-            fallback = key
-        if engine_reads[candidate] and (known is None or key > known):
-            known = key
-        # Two tiles against a double and nothing else is a double inside a line. One chain
-        # pointing at a double across a gap, nothing against it, is a hub's only train: a
-        # line's tiles lie against its first double.
-        # That train starts with the double's number (else it is a line's end pointing
-        # at a double laid down near it), and the table's other lines, if any, are not all
-        # out of the hub's reach (every chain round a hub is a train from it, seen to start
-        # there or not: beside a line far off, the double and the tile pointing at it are a
-        # hand laid down).
-        others = [
-            label
-            for label, size in chain_sizes.items()
-            if size >= 2 and label not in facing and label != component[candidate]
-        ]
-        lone_train = (
-            len(facing) == 1
-            and touching == 0
-            and any(pips[candidate][0] in pips[i] for i in facing_tiles)
-            and (
-                not others
-                or any(
-                    _end_within_reach(label, centre, shapes, doubles, used, component)
-                    for label in others
-                )
-            )
-        )
-        crosswise = _crosswise(candidate, used)
-        ends_taken = (candidate, 0) in used and (candidate, 1) in used
-        if (
-            not crosswise
-            and ends_taken
-            and all(pips[candidate][0] in pips[i] for i in neighbours[candidate])
-        ):
-            if lengthwise is None or key > lengthwise:
-                lengthwise = key
-        if not lone_train and (len(facing) + touching < 2 or (not facing and touching < 3)):
-            continue
-        # A tile against a long side: the double lies crosswise in a line, as a block game's
-        # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub
-        # only where other chains point at it too, or where a hub is expected and nothing
-        # else is one (the fallback below).
-        if crosswise and len(facing) < 2:
-            continue
-        if best is None or key > best:
-            best = key
+    board = _Board(
+        shapes,
+        pips,
+        doubles,
+        neighbours,
+        used,
+        component,
+        could_show=[frozenset(n for pair in readings for n in pair) for readings in plausible],
+        could_be_double=[frozenset(a for a, b in readings if a == b) for readings in plausible],
+        chain_sizes=Counter(component),
+    )
+    candidates = {i: _hub_candidate(board, i) for i in range(len(shapes)) if doubles[i]}
+    best = max((c.key for c in candidates.values() if c.hub), default=None)
+    known = max((c.key for i, c in candidates.items() if engine_reads[i]), default=None)
     if known is not None and (known[0] > 0 or best is None):
         return -known[2], shapes[-known[2]].centre
-    if best is None:
-        # No engine seen as the start of chains: the hub may still be where three or more
-        # chains point (an engine the finder missed, or one standing in a plastic hub).
-        pointed = _radiating_point(shapes, doubles, used, component)
-        seen_there = None if pointed is None else _engine_near(pointed, shapes, doubles)
-        if seen_there is not None and starts.get(seen_there, 0) < 2:
-            # A double lies where the chains point, and fewer than two could start from it
-            # (their tiles cannot show its number): a hand laid down round a double.
-            pointed = None
-        if pointed is None and lengthwise is not None:
-            # A chain off each end of a double laid lengthwise, and no other hub: doubles
-            # inside a line lie crosswise, and trains leave a bare engine from any side, its
-            # ends too.
-            return -lengthwise[2], shapes[-lengthwise[2]].centre
-        if pointed is None and hub_expected and fallback is not None:
-            return -fallback[2], shapes[-fallback[2]].centre
-        if pointed is None:
-            return None, None
+    if best is not None:
+        engine = -best[2]
+        return engine, shapes[engine].centre
+    # No engine seen as the start of chains: the hub may still be where three or more chains
+    # point (an engine the finder missed, or one standing in a plastic hub).
+    pointed = _radiating_point(shapes, doubles, used, component)
+    seen_there = None if pointed is None else _engine_near(pointed, shapes, doubles)
+    if seen_there is not None and candidates[seen_there].key[0] < 2:
+        # A double lies where the chains point, and fewer than two could start from it
+        # (their tiles cannot show its number): a hand laid down round a double.
+        pointed = None
+    if pointed is not None:
         return _engine_near(pointed, shapes, doubles), pointed
-    engine = -best[2]
-    return engine, shapes[engine].centre
+    lengthwise = max((c.key for c in candidates.values() if c.lengthwise), default=None)
+    if lengthwise is not None:
+        # A chain off each end of a double laid lengthwise, and no other hub: doubles inside
+        # a line lie crosswise, and trains leave a bare engine from any side, its ends too.
+        return -lengthwise[2], shapes[-lengthwise[2]].centre
+    fallback = max((c.key for c in candidates.values() if c.key[0] > 0), default=None)
+    if hub_expected and fallback is not None:
+        return -fallback[2], shapes[-fallback[2]].centre
+    return None, None
+
+
+@dataclass(frozen=True)
+class _Board:
+    """What _find_hub weighs each double against: the table's tiles, their chains, and the
+    numbers each tile could show (its plausible readings)."""
+
+    shapes: Sequence[_Shape]
+    pips: Sequence[Pips]
+    doubles: Sequence[bool]
+    neighbours: Sequence[Sequence[int]]
+    used: set[tuple[int, int]]
+    component: Sequence[int]
+    could_show: Sequence[frozenset[int]]
+    could_be_double: Sequence[frozenset[int]]
+    chain_sizes: Counter[int]
+
+
+@dataclass(frozen=True)
+class _HubCandidate:
+    """How a double would do as the hub."""
+
+    key: tuple[int, int, int]
+    """(chains that could start from it, of them across a gap, minus its index): the
+    greatest key wins, the first double among equals."""
+    hub: bool
+    """Chains start from it as from a hub."""
+    lengthwise: bool
+    """It lies lengthwise with a tile off each end showing its number, nothing across it."""
+
+
+def _hub_candidate(board: _Board, candidate: int) -> _HubCandidate:
+    """Double ``candidate`` weighed as the hub (see _find_hub)."""
+    shapes, pips, doubles, used, component = (
+        board.shapes,
+        board.pips,
+        board.doubles,
+        board.used,
+        board.component,
+    )
+    centre = shapes[candidate].centre
+    # Chains starting here: other chains whose free end faces it, and tiles against it.
+    facing_tiles = [
+        i
+        for i in range(len(shapes))
+        if component[i] != component[candidate]
+        and any(
+            _facing(point, outward, centre, shapes[i].stride)
+            for point, outward in _free_ends(i, shapes[i], doubles[i], used)
+        )
+    ]
+    touching = _branches_at(candidate, used, doubles)
+    chains_facing = {component[i] for i in facing_tiles}
+    if (
+        touching == 0
+        and len(chains_facing) < RADIATING_CHAINS
+        and not _share_a_number(facing_tiles, component, board.could_show)
+    ):
+        # Two chains pointing at a double with nothing against it may be tiles laid down
+        # near it: they start from it only if they could show its number. A double with a
+        # train against it, or three or more chains round it, is a hub whatever was read (a
+        # train's first tile may be missed, a misread engine is mended from its trains), and
+        # so are two chains whose tiles could all show one number.
+        facing_tiles = [
+            i
+            for i in facing_tiles
+            if not board.could_show[i].isdisjoint(board.could_be_double[candidate])
+        ]
+    facing = {component[i] for i in facing_tiles}
+    key = (len(facing) + touching, len(facing), -candidate)
+    # Two tiles against a double and nothing else is a double inside a line. One chain
+    # pointing at a double across a gap, nothing against it, is a hub's only train: a line's
+    # tiles lie against its first double. That train starts with the double's number (else
+    # it is a line's end pointing at a double laid down near it), and the table's other
+    # lines, if any, are not all out of the hub's reach (every chain round a hub is a train
+    # from it, seen to start there or not: beside a line far off, the double and the tile
+    # pointing at it are a hand laid down).
+    others = [
+        label
+        for label, size in board.chain_sizes.items()
+        if size >= 2 and label not in facing and label != component[candidate]
+    ]
+    lone_train = (
+        len(facing) == 1
+        and touching == 0
+        and any(pips[candidate][0] in pips[i] for i in facing_tiles)
+        and (
+            not others
+            or any(
+                _end_within_reach(label, centre, shapes, doubles, used, component)
+                for label in others
+            )
+        )
+    )
+    crosswise = _crosswise(candidate, used)
+    ends_taken = (candidate, 0) in used and (candidate, 1) in used
+    lengthwise = (
+        not crosswise
+        and ends_taken
+        and all(pips[candidate][0] in pips[i] for i in board.neighbours[candidate])
+    )
+    enough = lone_train or not (len(facing) + touching < 2 or (not facing and touching < 3))
+    # A tile against a long side: the double lies crosswise in a line, as a block game's
+    # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub only
+    # where other chains point at it too, or where a hub is expected and nothing else is one
+    # (the fallback in _find_hub).
+    hub = enough and not (crosswise and len(facing) < 2)
+    return _HubCandidate(key, hub, lengthwise)
 
 
 def _end_within_reach(

@@ -13,11 +13,15 @@ import pickle
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from training.synth import Scene, SceneTile, render_scene
+
+if TYPE_CHECKING:
+    from training.table_synth import TableScene
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # 1: finder v1's scenes. 2: 30% of scenes tilted up to 70 degrees (finder v2, not adopted;
@@ -182,6 +186,34 @@ def standing_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
     return render_scene(STANDING_SEED_BASE + seed, size=size, style=style, standing=True)
 
 
+# Part of a table seen low and close (training.table_synth's seen_low): chains of touching
+# tiles a tenth of the picture long, the way a seated player photographs the lines in front
+# of them; real photos of such lines (karthik's) lose the flat tiles laid end to end.
+# Hand-sized, shown whole like the hands. 1: the first of them.
+LOW_TABLE_DATA_VERSION = 1
+LOW_TABLE_SEED_BASE = 400_000_000
+
+
+def render_low_table_sample(seed: int) -> Sample:
+    """Table ``seed`` seen low (low_table_scene) as a finder sample."""
+    scene = low_table_scene(seed)
+    return _as_sample(scene.image, scene.tiles, quality=93)
+
+
+def low_table_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> TableScene:
+    """Table ``seed`` seen low and close: a block line in every other table, one in three of
+    a set moulded in a strong colour."""
+    from training.table_synth import render_table
+
+    return render_table(
+        LOW_TABLE_SEED_BASE + seed,
+        size=size,
+        block=seed % 2 == 0,
+        coloured_tiles=seed % 3 == 1,
+        seen_low=True,
+    )
+
+
 # What build_scenes can render: its cache files' stem and the renderer of one seed.
 KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
     "hands": (f"scenes-v{DATA_VERSION}", render_sample),
@@ -189,6 +221,7 @@ KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
     "dark tables": (f"dark-tables-v{TABLE_DATA_VERSION}", render_dark_table_sample),
     "printed": (f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample),
     "standing": (f"standing-v{STANDING_DATA_VERSION}", render_standing_sample),
+    "low tables": (f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample),
 }
 
 
@@ -215,7 +248,8 @@ def build_scenes(
     and return them all."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if kind not in ("hands", "standing"):  # big pictures: small chunks lose little if stopped
+    if kind not in ("hands", "standing", "low tables"):
+        # Big pictures: small chunks lose little if stopped.
         chunk = min(chunk, 50)
     jobs = [
         (start, min(chunk, first_seed + count - start), kind)

@@ -496,6 +496,7 @@ def render_table(
     dark_tiles: bool | None = None,
     coloured_tiles: bool = False,
     scattered_markers: bool = False,
+    seen_low: bool = False,
 ) -> TableScene:
     """Render a table photo. ``size`` is (width, height); tiles are drawn a few hundredths of
     the width long, whatever the size. Unset options are drawn from the seed: ``set_max``
@@ -505,7 +506,10 @@ def render_table(
     drawn from the seed, so the tables of every seed stay as they were). ``scattered_markers``
     lays each marker anywhere beside its train's first tile, turned any way, where players
     put them, not at the one spot the seed's table has (for training a marker check; its own
-    random stream, so everything else on the table stays as it was)."""
+    random stream, so everything else on the table stays as it was). ``seen_low`` photographs
+    part of the table from a seated player's height, close: tiles a tenth of the width long
+    or more, the camera 40 to 55 degrees off straight down (its own random stream for those
+    two, so tables drawn without it stay as they were)."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError("a table photo must be at least 320x240")
@@ -528,7 +532,14 @@ def render_table(
     # One short side of a tile is 1.3..2.3% of the width: a tile 2.6..4.6% of it long.
     unit_px = width * float(rng.uniform(0.013, 0.023))
     focal = max(width, height) * float(rng.uniform(0.8, 1.2))
-    camera = _make_camera(rng, focal, (width / 2, height / 2), unit_px, max_tilt_deg)
+    tilt_deg = None
+    if seen_low:
+        low_shot = np.random.default_rng((seed, 2))
+        unit_px = width * float(low_shot.uniform(0.045, 0.08))
+        tilt_deg = float(low_shot.uniform(40.0, 55.0))
+    camera = _make_camera(
+        rng, focal, (width / 2, height / 2), unit_px, max_tilt_deg, tilt_deg=tilt_deg
+    )
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     footprint = camera.image_to_table(corners)
     low, high = footprint.min(axis=0), footprint.max(axis=0)
@@ -545,6 +556,8 @@ def render_table(
     hub_radius = 0.0
     turn = 0.0
     hub_centre = np.array(rng.normal(0, 2.0, 2))
+    if seen_low:  # a close shot's frame is a few tiles across: the middle tile stays in it
+        hub_centre *= 0.25
     engine_index: int | None = None
     hub_is_plastic = False
     marker_spots: list[_MarkerSpot] = []

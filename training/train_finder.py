@@ -445,6 +445,12 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=9000)
     parser.add_argument("--val-scenes", type=int, default=300)
     parser.add_argument("--minutes", type=float, default=60.0, help="wall-clock training budget")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        help="train this many steps instead, the learning rate scheduled over them (so two"
+        " runs on machines of different speeds match)",
+    )
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
@@ -467,6 +473,13 @@ def main() -> None:
         default=0,
         help="hand scenes with a row of tiles stood up (training.scenes_data.standing_scene)"
         " mixed in with the hands",
+    )
+    parser.add_argument(
+        "--low-table-scenes",
+        type=int,
+        default=0,
+        help="parts of tables seen low and close (training.scenes_data.low_table_scene) mixed"
+        " in with the hands, shown whole as they are",
     )
     parser.add_argument("--val-tables", type=int, default=60)
     parser.add_argument(
@@ -512,6 +525,9 @@ def main() -> None:
     if args.standing_scenes:
         print(f"rendering/loading {args.standing_scenes} scenes with tiles stood up", flush=True)
         train = train + build_scenes(0, args.standing_scenes, kind="standing")
+    if args.low_table_scenes:
+        print(f"rendering/loading {args.low_table_scenes} parts of tables seen low", flush=True)
+        train = train + build_scenes(0, args.low_table_scenes, kind="low tables")
     val_tables: list[Sample] = []
     if args.table_scenes:
         print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
@@ -567,7 +583,10 @@ def main() -> None:
         training_mode()
         for images, heat, reg, weight, left_alone in loader:
             elapsed = time.monotonic() - train_started
-            progress = min(1.0, elapsed / budget)
+            if args.steps:
+                progress = min(1.0, step / args.steps)
+            else:
+                progress = min(1.0, elapsed / budget)
             lr = args.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * progress)))
             if step < 100:
                 lr *= (step + 1) / 100
@@ -594,7 +613,7 @@ def main() -> None:
                 # A snapshot to look at while training goes on.
                 export_onnx(net, Path("training/runs/finder-snapshot.onnx"))
                 training_mode()
-            if elapsed > budget:
+            if (step >= args.steps) if args.steps else (elapsed > budget):
                 done = True
                 break
         dataset.epoch += 1
@@ -612,9 +631,11 @@ def main() -> None:
     card = {
         "model": "tile finder",
         "command": (
-            f"python -m training.train_finder --seed {args.seed} --minutes {args.minutes:g}"
+            f"python -m training.train_finder --seed {args.seed}"
+            + (f" --steps {args.steps}" if args.steps else f" --minutes {args.minutes:g}")
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
             + (f" --standing-scenes {args.standing_scenes}" if args.standing_scenes else "")
+            + (f" --low-table-scenes {args.low_table_scenes}" if args.low_table_scenes else "")
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
             + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
             + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
@@ -643,6 +664,7 @@ def main() -> None:
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
         "standing_scenes": args.standing_scenes,
+        "low_table_scenes": args.low_table_scenes,
         "table_scenes": args.table_scenes,
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,

@@ -172,3 +172,32 @@ def test_a_marker_lies_nearer_its_own_train_than_any_other(scattered: bool) -> N
             # Drawn at a slant, a little looser than on the table itself (CLEARLY_OWN).
             assert min(others, default=np.inf) > 1.1 * own, (seed, number)
     assert seen >= 10
+
+
+def _long_side(corners: np.ndarray) -> float:
+    edges = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(max(edges[0] + edges[2], edges[1] + edges[3]) / 2)
+
+
+@pytest.mark.parametrize("block", [False, True])
+def test_a_table_seen_low_shows_fewer_bigger_tiles_still_in_lines(block: bool) -> None:
+    # A seated player's close, low shot of the lines in front of them: the finder learns
+    # touching tiles seen that way from these (training.scenes_data's "low tables").
+    from_above = [table(seed, block=block) for seed in range(4)]
+    low = [table(seed, block=block, seen_low=True) for seed in range(4)]
+    width = SIZE[0]
+    above_sizes = [_long_side(t.corners) / width for s in from_above for t in s.tiles]
+    low_sizes = [_long_side(t.corners) / width for s in low for t in s.tiles]
+    assert np.median(low_sizes) > 2 * np.median(above_sizes)
+    assert np.mean([len(s.tiles) for s in low]) < np.mean([len(s.tiles) for s in from_above])
+    for scene in low:
+        height, width_px = scene.image.shape[:2]
+        assert scene.tiles
+        for tile in scene.tiles:
+            assert np.all(tile.corners >= 0)
+            assert np.all(tile.corners[:, 0] < width_px) and np.all(tile.corners[:, 1] < height)
+        if not block:
+            assert scene.hub is not None
+            engine = scene.tiles[scene.hub.engine_tile].pips[0]
+            for train in scene.trains:
+                _numbers_along(scene, train.tiles, engine)

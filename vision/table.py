@@ -1089,11 +1089,14 @@ def _find_hub(
     candidates = {i: _hub_candidate(board, i) for i in range(len(shapes)) if doubles[i]}
     best = max((c.key for c in candidates.values() if c.hub), default=None)
     known = max((c.key for i, c in candidates.items() if engine_reads[i]), default=None)
+
+    def the_double(key: tuple[int, int, int]) -> tuple[int, np.ndarray]:
+        return -key[2], shapes[-key[2]].centre
+
     if known is not None and (known[0] > 0 or best is None):
-        return -known[2], shapes[-known[2]].centre
+        return the_double(known)
     if best is not None:
-        engine = -best[2]
-        return engine, shapes[engine].centre
+        return the_double(best)
     # No engine seen as the start of chains: the hub may still be where three or more chains
     # point (an engine the finder missed, or one standing in a plastic hub).
     pointed = _radiating_point(shapes, doubles, used, component)
@@ -1103,15 +1106,15 @@ def _find_hub(
         # (their tiles cannot show its number): a hand laid down round a double.
         pointed = None
     if pointed is not None:
-        return _engine_near(pointed, shapes, doubles), pointed
+        return seen_there, pointed
     lengthwise = max((c.key for c in candidates.values() if c.lengthwise), default=None)
     if lengthwise is not None:
         # A chain off each end of a double laid lengthwise, and no other hub: doubles inside
         # a line lie crosswise, and trains leave a bare engine from any side, its ends too.
-        return -lengthwise[2], shapes[-lengthwise[2]].centre
+        return the_double(lengthwise)
     fallback = max((c.key for c in candidates.values() if c.key[0] > 0), default=None)
     if hub_expected and fallback is not None:
-        return -fallback[2], shapes[-fallback[2]].centre
+        return the_double(fallback)
     return None, None
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, Response
 
 from .extensions import csrf, db, end_session, migrate
+from .sessions import PlayerVisitSessions
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -84,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(PROJECT_ROOT / "templates"),
         static_folder=str(PROJECT_ROOT / "static"),
     )
+    app.session_interface = PlayerVisitSessions()
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url_from_env(app.instance_path),

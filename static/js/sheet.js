@@ -171,7 +171,8 @@ if (game && game.dataset.api && window.fetch && window.DOMParser) {
   var busy = false;
   var swapParts = function () {
     return fetch(game.dataset.page, {
-      /* Tells the server not to hand this background copy the one-time "saved" messages. */
+      /* Marks a background copy: the server keeps the one-time "saved" messages for a real
+         visit and never re-sends the session cookie (companion/sessions.py). */
       headers: {Accept: "text/html", "X-Live-Refresh": "1"}, credentials: "same-origin"
     })
       .then(function (response) { return response.text(); })
@@ -187,7 +188,7 @@ if (game && game.dataset.api && window.fetch && window.DOMParser) {
   var poll = function () {
     if (busy || document.hidden) return;
     busy = true;
-    var headers = {Accept: "application/json"};
+    var headers = {Accept: "application/json", "X-Live-Refresh": "1"};
     if (etag) headers["If-None-Match"] = etag;
     fetch(game.dataset.api, {headers: headers, cache: "no-store"})
       .then(function (response) {

@@ -214,6 +214,38 @@ def low_table_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> TableScene
     )
 
 
+# Hands and parts of tables seen low laid on checks that are no tiles (training.synth's
+# paint_check_patterns: a gingham cloth, or a calibration checkerboard): real photos of tiles
+# on a check cloth, and a webcam's calibration card, had slivers of their checks counted as
+# tiles. Hand-sized. 1: the first of them.
+CHECKED_DATA_VERSION = 1
+CHECKED_SEED_BASE = 500_000_000
+
+
+def render_checked_sample(seed: int) -> Sample:
+    """Scene ``seed`` on checks (checked_scene) as a finder sample."""
+    scene = checked_scene(seed)
+    return _as_sample(scene.image, scene.tiles, quality=93)
+
+
+def checked_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene | TableScene:
+    """Scene ``seed`` on checks: every other one part of a table seen low (a block line in
+    one of those four), the rest hands, half of them seen low."""
+    if seed % 2 == 0:
+        from training.table_synth import render_table
+
+        return render_table(
+            CHECKED_SEED_BASE + seed,
+            size=size,
+            block=seed % 8 == 0,
+            seen_low=True,
+            check_patterns=True,
+        )
+    return render_scene(
+        CHECKED_SEED_BASE + seed, size=size, low_view=seed % 4 == 1, check_patterns=True
+    )
+
+
 # What build_scenes can render: its cache files' stem and the renderer of one seed.
 KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
     "hands": (f"scenes-v{DATA_VERSION}", render_sample),
@@ -222,6 +254,7 @@ KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
     "printed": (f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample),
     "standing": (f"standing-v{STANDING_DATA_VERSION}", render_standing_sample),
     "low tables": (f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample),
+    "checked": (f"checked-v{CHECKED_DATA_VERSION}", render_checked_sample),
 }
 
 
@@ -248,7 +281,7 @@ def build_scenes(
     and return them all."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if kind not in ("hands", "standing", "low tables"):
+    if kind not in ("hands", "standing", "low tables", "checked"):
         # Big pictures: small chunks lose little if stopped.
         chunk = min(chunk, 50)
     jobs = [

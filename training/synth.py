@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -801,11 +801,101 @@ def _pale_table(
     return np.asarray(base[None, None, :] * surface[:, :, None], np.float32)
 
 
+_CHECK_COLOURS = (  # BGR of a check cloth's stripes: navy, red, green, black, brown, sky
+    (110, 50, 30),
+    (40, 40, 170),
+    (50, 110, 40),
+    (35, 35, 35),
+    (40, 70, 110),
+    (200, 150, 90),
+)
+
+
+def _gingham(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
+    """A woven check cloth: stripes of one colour crossing a pale ground both ways, so the
+    checks come in three tones (ground, one stripe, both), each about a tile's width across,
+    with a twill's fine diagonal texture. Real photos of tiles on such a cloth had slivers of
+    its checks counted as tiles."""
+    ground = np.clip(rng.uniform(215, 250) + rng.normal(0, 6, 3), 0, 255).astype(np.float32)
+    stripe = np.array(_CHECK_COLOURS[int(rng.integers(len(_CHECK_COLOURS)))], np.float32)
+    stripe = np.clip(stripe * rng.uniform(0.7, 1.3) + rng.normal(0, 8, 3), 0, 255)
+    period = rng.uniform(0.6, 2.5) * unit
+    turn = rng.uniform(0, math.pi / 2)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    u = (xs * math.cos(turn) + ys * math.sin(turn)) / period
+    v = (ys * math.cos(turn) - xs * math.sin(turn)) / period
+    cover = 0.5 * (np.floor(u) % 2 + np.floor(v) % 2)
+    cover = cv2.GaussianBlur(cover.astype(np.float32), (0, 0), max(0.5, 0.03 * unit))
+    twill = np.sin((xs + ys) * 2 * math.pi / max(2.0, rng.uniform(0.04, 0.1) * unit))
+    shade = 0.92 + 0.16 * _fractal(rng, height, width, unit * 4) + 0.05 * twill
+    image = ground[None, None, :] * (1 - cover[:, :, None]) + stripe * cover[:, :, None]
+    return np.asarray(image * shade[:, :, None], np.float32)
+
+
 def render_background(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
     """A table top, float32 BGR; ``unit`` is about one tile's short side in pixels."""
     makers = (_wood, _cloth, _marble, _laminate, _photo)
     maker = makers[int(rng.choice(len(makers), p=[0.3, 0.2, 0.15, 0.15, 0.2]))]
     return maker(rng, height, width, max(unit, 4.0))
+
+
+def paint_check_patterns(
+    canvas: np.ndarray,
+    rng: np.random.Generator,
+    unit: float,
+    project: Callable[[np.ndarray], np.ndarray] | None = None,
+    extent: tuple[np.ndarray, np.ndarray] | None = None,
+) -> None:
+    """Lay what is checked and not a tile on the table: a gingham cloth over all of it half
+    the time, else one or two printed black-and-white checkerboards (a camera's calibration
+    card, a game board) lying on it. ``project`` maps table points (in tile short sides) to
+    the picture and ``extent`` is the table's (low, high) there; without them the picture is
+    the table, ``unit`` pixels to a short side."""
+    height, width = canvas.shape[:2]
+    if project is None or extent is None:
+        scale = max(unit, 4.0)
+        low, high = np.zeros(2), np.array([width, height], np.float64) / scale
+
+        def flat(points: np.ndarray) -> np.ndarray:
+            return np.asarray(points[:, :2] * scale, np.float64)
+
+        project, extent = flat, (low, high)
+    low, high = extent
+    if rng.random() < 0.5:
+        extent_units = np.maximum(high - low, 1.0)
+        scale = min(max(unit, 4.0), _TABLE_TEXTURE_SIDE / float(extent_units.max()))
+        texture_w = max(8, int(math.ceil(extent_units[0] * scale)))
+        texture_h = max(8, int(math.ceil(extent_units[1] * scale)))
+        cloth = _gingham(rng, texture_h, texture_w, scale)
+        table = np.array([low, [high[0], low[1]], high, [low[0], high[1]]], np.float64)
+        target = project(np.column_stack([table, np.zeros(4)]))
+        source = np.array([[0, 0], [texture_w, 0], [texture_w, texture_h], [0, texture_h]])
+        matrix = cv2.getPerspectiveTransform(source.astype(np.float32), target.astype(np.float32))
+        canvas[:] = cv2.warpPerspective(
+            cloth, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+        return
+    for _ in range(int(rng.integers(1, 3))):
+        columns, rows = int(rng.integers(4, 10)), int(rng.integers(3, 8))
+        square = float(rng.uniform(0.6, 1.6))
+        cells = 24
+        margin = cells // 2
+        board = np.full((rows * cells + 2 * margin, columns * cells + 2 * margin), 1.0, np.float32)
+        for r in range(rows):
+            for c in range(columns):
+                if (r + c) % 2 == 0:
+                    y, x = margin + r * cells, margin + c * cells
+                    board[y : y + cells, x : x + cells] = rng.uniform(0.05, 0.2)
+        paper = float(rng.uniform(170, 250))
+        texture = np.repeat(board[:, :, None] * paper, 3, axis=2).astype(np.float32)
+        alpha = np.ones(board.shape, np.float32)
+        half = np.array([board.shape[1], board.shape[0]], np.float64) / cells * square / 2
+        turn = rng.uniform(0, 2 * math.pi)
+        c, s = math.cos(turn), math.sin(turn)
+        centre = low + rng.uniform(0.1, 0.9, 2) * (high - low)
+        local = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * half
+        corners = local @ np.array([[c, s], [-s, c]]) + centre
+        _paste_flat(canvas, texture, alpha, project(np.column_stack([corners, np.zeros(4)])))
 
 
 # --------------------------------------------------------------------------- camera
@@ -1470,6 +1560,7 @@ def render_scene(
     tile_share: tuple[float, float] | None = None,
     printed_dominoes: bool = False,
     standing: bool = False,
+    check_patterns: bool = False,
 ) -> Scene:
     """Render a photo of tiles on a table. ``size`` is (width, height).
 
@@ -1500,6 +1591,9 @@ def render_scene(
     to the camera (about one in four shows its back instead), among the tiles lying flat: a
     seated player photographing the hand they keep stood up in front of them. It takes
     ``low_view``'s camera.
+    ``check_patterns`` lays checks that are no tiles under them (paint_check_patterns: a
+    gingham cloth, or checkerboards), drawn from a random stream of their own, so the scene is
+    otherwise the one the seed draws without them.
     """
     width, height = size
     if width < 64 or height < 64:
@@ -1648,6 +1742,14 @@ def render_scene(
         canvas = _pale_table(rng, height, width, unit_px, tile_style.body)
     else:
         canvas = render_background(rng, height, width, unit_px)
+    if check_patterns:
+        paint_check_patterns(
+            canvas,
+            np.random.default_rng((seed, 3)),
+            unit_px,
+            project=camera.project,
+            extent=_table_bounds(camera, width, height),
+        )
     if printed_dominoes:
         _paint_printed_dominoes(canvas, camera, rng, low, high, set_max)
     styled = [(t, tile_style) for t in placed]

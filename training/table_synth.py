@@ -42,6 +42,7 @@ from training.synth import (
     _Tile,
     _tile_corners,
     half_centres,
+    paint_check_patterns,
     random_style,
     render_background,
 )
@@ -497,6 +498,7 @@ def render_table(
     coloured_tiles: bool = False,
     scattered_markers: bool = False,
     seen_low: bool = False,
+    check_patterns: bool = False,
 ) -> TableScene:
     """Render a table photo. ``size`` is (width, height); tiles are drawn a few hundredths of
     the width long, whatever the size. Unset options are drawn from the seed: ``set_max``
@@ -509,7 +511,8 @@ def render_table(
     random stream, so everything else on the table stays as it was). ``seen_low`` photographs
     part of the table from a seated player's height, close: tiles a tenth of the width long
     or more, the camera 40 to 55 degrees off straight down (its own random stream for those
-    two, so tables drawn without it stay as they were)."""
+    two, so tables drawn without it stay as they were). ``check_patterns`` lays checks that
+    are no tiles under everything (synth.paint_check_patterns; its own random stream too)."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError("a table photo must be at least 320x240")
@@ -751,6 +754,14 @@ def render_table(
 
     # Drawing: table, shadows, hub, then tiles far to near, then markers on top.
     canvas = render_background(rng, height, width, unit_px)
+    if check_patterns:
+        paint_check_patterns(
+            canvas,
+            np.random.default_rng((seed, 3)),
+            unit_px,
+            project=camera.project,
+            extent=(low - 4, high + 4),
+        )
     everything = [item.tile for item in laid] + kept_down
     _drop_shadows(canvas, camera, [(t, style) for t in everything], rng, unit_px)
     if hub_is_plastic:

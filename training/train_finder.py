@@ -481,6 +481,13 @@ def main() -> None:
         help="parts of tables seen low and close (training.scenes_data.low_table_scene) mixed"
         " in with the hands, shown whole as they are",
     )
+    parser.add_argument(
+        "--checked-scenes",
+        type=int,
+        default=0,
+        help="hands and tables seen low on checks that are no tiles (a gingham cloth, a"
+        " calibration checkerboard: training.scenes_data.checked_scene), shown whole",
+    )
     parser.add_argument("--val-tables", type=int, default=60)
     parser.add_argument(
         "--printed-scenes",
@@ -528,6 +535,9 @@ def main() -> None:
     if args.low_table_scenes:
         print(f"rendering/loading {args.low_table_scenes} parts of tables seen low", flush=True)
         train = train + build_scenes(0, args.low_table_scenes, kind="low tables")
+    if args.checked_scenes:
+        print(f"rendering/loading {args.checked_scenes} scenes on checks", flush=True)
+        train = train + build_scenes(0, args.checked_scenes, kind="checked")
     val_tables: list[Sample] = []
     if args.table_scenes:
         print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
@@ -636,6 +646,7 @@ def main() -> None:
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
             + (f" --standing-scenes {args.standing_scenes}" if args.standing_scenes else "")
             + (f" --low-table-scenes {args.low_table_scenes}" if args.low_table_scenes else "")
+            + (f" --checked-scenes {args.checked_scenes}" if args.checked_scenes else "")
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
             + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
             + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
@@ -665,6 +676,7 @@ def main() -> None:
         "synthetic_validation": metrics,
         "standing_scenes": args.standing_scenes,
         "low_table_scenes": args.low_table_scenes,
+        "checked_scenes": args.checked_scenes,
         "table_scenes": args.table_scenes,
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,

@@ -406,3 +406,30 @@ def test_benchmarks_can_render_the_same_tops_with_or_without_sample_photos(
     cloth_only = tops()
     assert all(np.array_equal(a, b) for a, b in zip(turned_off, cloth_only, strict=True))
     assert any(not np.array_equal(a, b) for a, b in zip(with_photos, cloth_only, strict=True))
+
+
+def _edges_off_the_tiles(scene: Any) -> int:
+    """Hard edges in the picture away from its listed tiles (the table and what lies on it)."""
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    off = np.ones(gray.shape, np.uint8)
+    for tile in scene.tiles:
+        cv2.fillConvexPoly(off, np.round(tile.corners).astype(np.int32), 0)
+    off = cv2.erode(off, np.ones((9, 9), np.uint8))
+    return int(np.count_nonzero(cv2.Canny(gray, 80, 200)[off > 0]))
+
+
+@pytest.mark.parametrize("low_view", [False, True])
+def test_check_patterns_lie_under_the_same_tiles(low_view: bool) -> None:
+    # A gingham cloth or a calibration checkerboard under the tiles: the finder learns that
+    # their checks are no tiles, on scenes otherwise the seed's own.
+    seeds = range(5_000_000, 5_000_006)
+    plain = [render_scene(s, size=(512, 384), low_view=low_view) for s in seeds]
+    checked = [
+        render_scene(s, size=(512, 384), low_view=low_view, check_patterns=True) for s in seeds
+    ]
+    for before, after in zip(plain, checked, strict=True):
+        assert [t.pips for t in before.tiles] == [t.pips for t in after.tiles]
+        for a, b in zip(before.tiles, after.tiles, strict=True):
+            np.testing.assert_array_equal(a.corners, b.corners)
+        assert not np.array_equal(before.image, after.image)
+    assert sum(map(_edges_off_the_tiles, checked)) > 3 * sum(map(_edges_off_the_tiles, plain))

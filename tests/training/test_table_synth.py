@@ -201,3 +201,11 @@ def test_a_table_seen_low_shows_fewer_bigger_tiles_still_in_lines(block: bool) -
             engine = scene.tiles[scene.hub.engine_tile].pips[0]
             for train in scene.trains:
                 _numbers_along(scene, train.tiles, engine)
+
+
+def test_checks_under_a_table_change_nothing_on_it() -> None:
+    plain = table(7, seen_low=True)
+    checked = table(7, seen_low=True, check_patterns=True)
+    assert [t.pips for t in plain.tiles] == [t.pips for t in checked.tiles]
+    assert plain.trains == checked.trains
+    assert not np.array_equal(plain.image, checked.image)

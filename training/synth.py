@@ -881,10 +881,10 @@ def paint_check_patterns(
         cells = 24
         margin = cells // 2
         board = np.full((rows * cells + 2 * margin, columns * cells + 2 * margin), 1.0, np.float32)
-        for r in range(rows):
-            for c in range(columns):
-                if (r + c) % 2 == 0:
-                    y, x = margin + r * cells, margin + c * cells
+        for row in range(rows):
+            for column in range(columns):
+                if (row + column) % 2 == 0:
+                    y, x = margin + row * cells, margin + column * cells
                     board[y : y + cells, x : x + cells] = rng.uniform(0.05, 0.2)
         paper = float(rng.uniform(170, 250))
         texture = np.repeat(board[:, :, None] * paper, 3, axis=2).astype(np.float32)

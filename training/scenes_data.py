@@ -12,6 +12,7 @@ import multiprocessing
 import pickle
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -246,26 +247,47 @@ def checked_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene | Tabl
     )
 
 
-# What build_scenes can render: its cache files' stem and the renderer of one seed.
-KINDS: dict[str, tuple[str, Callable[[int], Sample]]] = {
-    "hands": (f"scenes-v{DATA_VERSION}", render_sample),
-    "tables": (f"tables-v{TABLE_DATA_VERSION}", render_table_sample),
-    "dark tables": (f"dark-tables-v{TABLE_DATA_VERSION}", render_dark_table_sample),
-    "printed": (f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample),
-    "standing": (f"standing-v{STANDING_DATA_VERSION}", render_standing_sample),
-    "low tables": (f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample),
-    "checked": (f"checked-v{CHECKED_DATA_VERSION}", render_checked_sample),
+@dataclass(frozen=True)
+class SceneKind:
+    """What build_scenes can render: its cache files' stem, the renderer of one seed, and
+    whether its pictures are hand-sized (cached in big chunks) or table-sized (small ones,
+    which lose little if a render is stopped)."""
+
+    stem: str
+    render: Callable[[int], Sample]
+    hand_sized: bool
+
+
+KINDS: dict[str, SceneKind] = {
+    "hands": SceneKind(f"scenes-v{DATA_VERSION}", render_sample, hand_sized=True),
+    "tables": SceneKind(f"tables-v{TABLE_DATA_VERSION}", render_table_sample, hand_sized=False),
+    "dark tables": SceneKind(
+        f"dark-tables-v{TABLE_DATA_VERSION}", render_dark_table_sample, hand_sized=False
+    ),
+    "printed": SceneKind(
+        f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample, hand_sized=False
+    ),
+    "standing": SceneKind(
+        f"standing-v{STANDING_DATA_VERSION}", render_standing_sample, hand_sized=True
+    ),
+    "low tables": SceneKind(
+        f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample, hand_sized=True
+    ),
+    "checked": SceneKind(
+        f"checked-v{CHECKED_DATA_VERSION}", render_checked_sample, hand_sized=True
+    ),
 }
+TABLE_SIZED_CHUNK = 50
 
 
 def _chunk_file(first_seed: int, count: int, kind: str = "hands") -> Path:
-    return DATA_DIR / f"{KINDS[kind][0]}-{first_seed}-{count}.pkl"
+    return DATA_DIR / f"{KINDS[kind].stem}-{first_seed}-{count}.pkl"
 
 
 def _render_chunk(job: tuple[int, int, str]) -> Path:
     first_seed, count, kind = job
     path = _chunk_file(first_seed, count, kind)
-    render = KINDS[kind][1]
+    render = KINDS[kind].render
     if not path.exists():
         samples = [render(seed) for seed in range(first_seed, first_seed + count)]
         partial = path.with_suffix(".part")
@@ -281,9 +303,8 @@ def build_scenes(
     and return them all."""
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    if kind not in ("hands", "standing", "low tables", "checked"):
-        # Big pictures: small chunks lose little if stopped.
-        chunk = min(chunk, 50)
+    if not KINDS[kind].hand_sized:
+        chunk = min(chunk, TABLE_SIZED_CHUNK)
     jobs = [
         (start, min(chunk, first_seed + count - start), kind)
         for start in range(first_seed, first_seed + count, chunk)

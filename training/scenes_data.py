@@ -247,6 +247,33 @@ def checked_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene | Tabl
     )
 
 
+# Small black tiles with white pips and no divider (training.synth's "plain_black" family),
+# a few to twenty in a hand-sized picture, each 5 to 11% of its width long, seen from above
+# or a little aslant: a robot's webcam frames of such a set had almost none found. Double-6
+# and double-9 sets, as such sets are. 1: the first of them.
+PLAIN_BLACK_DATA_VERSION = 1
+PLAIN_BLACK_SEED_BASE = 600_000_000
+
+
+def render_plain_black_sample(seed: int) -> Sample:
+    """Scene ``seed`` of dividerless black tiles (plain_black_scene) as a finder sample."""
+    scene = plain_black_scene(seed)
+    return _as_sample(scene.image, scene.tiles, quality=93)
+
+
+def plain_black_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
+    """Scene ``seed`` of small black tiles with white pips and no divider."""
+    return render_scene(
+        PLAIN_BLACK_SEED_BASE + seed,
+        size=size,
+        style="plain_black",
+        set_max=(6, 9)[seed % 2],
+        n_tiles=(2, 20),
+        tile_share=(0.05, 0.11),
+        max_tilt_deg=30.0,
+    )
+
+
 @dataclass(frozen=True)
 class SceneKind:
     """What build_scenes can render: its cache files' stem, the renderer of one seed, and
@@ -272,6 +299,9 @@ KINDS: dict[str, SceneKind] = {
     ),
     "low tables": SceneKind(
         f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample, hand_sized=True
+    ),
+    "plain black": SceneKind(
+        f"plain-black-v{PLAIN_BLACK_DATA_VERSION}", render_plain_black_sample, hand_sized=True
     ),
     "checked": SceneKind(
         f"checked-v{CHECKED_DATA_VERSION}", render_checked_sample, hand_sized=True

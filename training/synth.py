@@ -30,8 +30,9 @@ STYLE_FAMILIES = ("white_black", "colour", "black_white")
 # Families drawn only when asked for by name (adding them to the draw would change every scene
 # an older data version renders): "coloured_body", sets moulded in a strong colour (green,
 # blue, red, purple...) with white pips, which real photos of tiles in lines showed the finder
-# cutting in two at the divider.
-NAMED_FAMILIES = ("coloured_body",)
+# cutting in two at the divider; "plain_black", small black tiles with white pips and no
+# divider at all (a robot's webcam frames of such a set had almost none of them found).
+NAMED_FAMILIES = ("coloured_body", "plain_black")
 CROP_KINDS = ("face", "back", "background", "straddle")
 
 FloatArray = np.ndarray
@@ -274,6 +275,8 @@ def random_style(rng: np.random.Generator, family: str | None = None) -> TileSty
         family = str(rng.choice(STYLE_FAMILIES, p=[0.3, 0.5, 0.2]))
     if family == "coloured_body":
         return _coloured_body_style(rng)
+    if family == "plain_black":
+        return _plain_black_style(rng)
     if family not in STYLE_FAMILIES:
         known = STYLE_FAMILIES + NAMED_FAMILIES
         raise ValueError(f"unknown style family {family!r}; expected one of {known}")
@@ -346,6 +349,22 @@ def random_style(rng: np.random.Generator, family: str | None = None) -> TileSty
         thickness=float(rng.uniform(0.18, 0.38)),
         rotate_layouts=bool(rng.random() < 0.5),
         domed=family == "colour" and bool(rng.random() < 0.6),
+    )
+
+
+def _plain_black_style(rng: np.random.Generator) -> TileStyle:
+    """Black tiles with white pips and no divider: the halves are told apart by the gap
+    between their pips alone. Thin, with barely rounded corners, as cheap sets are."""
+    style = random_style(rng, "black_white")
+    ink = float(rng.uniform(215, 255))
+    return replace(
+        style,
+        pip_colours=((0.0, 0.0, 0.0),) + ((ink, ink, ink),) * (len(style.pip_colours) - 1),
+        divider=style.body,
+        spinner=False,
+        corner_radius=float(rng.uniform(0.02, 0.08)),
+        thickness=float(rng.uniform(0.12, 0.25)),
+        engraved=False,
     )
 
 

@@ -482,6 +482,13 @@ def main() -> None:
         " in with the hands, shown whole as they are",
     )
     parser.add_argument(
+        "--plain-black-scenes",
+        type=int,
+        default=0,
+        help="hand scenes of small black tiles with no divider"
+        " (training.scenes_data.plain_black_scene), shown whole",
+    )
+    parser.add_argument(
         "--checked-scenes",
         type=int,
         default=0,
@@ -535,6 +542,11 @@ def main() -> None:
     if args.low_table_scenes:
         print(f"rendering/loading {args.low_table_scenes} parts of tables seen low", flush=True)
         train = train + build_scenes(0, args.low_table_scenes, kind="low tables")
+    if args.plain_black_scenes:
+        print(
+            f"rendering/loading {args.plain_black_scenes} scenes of plain black tiles", flush=True
+        )
+        train = train + build_scenes(0, args.plain_black_scenes, kind="plain black")
     if args.checked_scenes:
         print(f"rendering/loading {args.checked_scenes} scenes on checks", flush=True)
         train = train + build_scenes(0, args.checked_scenes, kind="checked")
@@ -647,6 +659,11 @@ def main() -> None:
             + (f" --standing-scenes {args.standing_scenes}" if args.standing_scenes else "")
             + (f" --low-table-scenes {args.low_table_scenes}" if args.low_table_scenes else "")
             + (f" --checked-scenes {args.checked_scenes}" if args.checked_scenes else "")
+            + (
+                f" --plain-black-scenes {args.plain_black_scenes}"
+                if args.plain_black_scenes
+                else ""
+            )
             + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
             + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
             + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
@@ -677,6 +694,7 @@ def main() -> None:
         "standing_scenes": args.standing_scenes,
         "low_table_scenes": args.low_table_scenes,
         "checked_scenes": args.checked_scenes,
+        "plain_black_scenes": args.plain_black_scenes,
         "table_scenes": args.table_scenes,
         "dark_table_scenes": args.dark_table_scenes,
         "printed_scenes": args.printed_scenes,

@@ -433,3 +433,13 @@ def test_check_patterns_lie_under_the_same_tiles(low_view: bool) -> None:
             np.testing.assert_array_equal(a.corners, b.corners)
         assert not np.array_equal(before.image, after.image)
     assert sum(map(_edges_off_the_tiles, checked)) > 3 * sum(map(_edges_off_the_tiles, plain))
+
+
+def test_plain_black_tiles_have_white_pips_and_no_divider() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        style = random_style(rng, "plain_black")
+        face, _alpha = render_face_texture((6, 6), style, 60, rng, flat=True)
+        middle = face[10:-10, face.shape[1] // 2 - 2 : face.shape[1] // 2 + 2]
+        assert middle.max() < 90  # the body's black, where other sets draw a pale bar
+        assert face.max() > 200  # the pips

@@ -42,6 +42,7 @@ FOLDS: Mapping[str, frozenset[str]] = {
             "jesperes/mexican",
             "domibotupm/domibot",
             "jnoyola/domibot",
+            "chrisstayte/dominoescalculator",
         }
     ),
 }

@@ -174,12 +174,6 @@ STANDING_DATA_VERSION = 1
 STANDING_SEED_BASE = 300_000_000
 
 
-def render_standing_sample(seed: int) -> Sample:
-    """Scene ``seed`` with a row of tiles stood up (standing_scene) as a finder sample."""
-    scene = standing_scene(seed)
-    return _as_sample(scene.image, scene.tiles, quality=93)
-
-
 def standing_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
     """Scene ``seed`` with a row of tiles stood up, in any style (one in five of a set
     moulded in a strong colour, as the hands' mix)."""
@@ -193,12 +187,6 @@ def standing_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
 # Hand-sized, shown whole like the hands. 1: the first of them.
 LOW_TABLE_DATA_VERSION = 1
 LOW_TABLE_SEED_BASE = 400_000_000
-
-
-def render_low_table_sample(seed: int) -> Sample:
-    """Table ``seed`` seen low (low_table_scene) as a finder sample."""
-    scene = low_table_scene(seed)
-    return _as_sample(scene.image, scene.tiles, quality=93)
 
 
 def low_table_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> TableScene:
@@ -221,12 +209,6 @@ def low_table_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> TableScene
 # tiles. Hand-sized. 1: the first of them.
 CHECKED_DATA_VERSION = 1
 CHECKED_SEED_BASE = 500_000_000
-
-
-def render_checked_sample(seed: int) -> Sample:
-    """Scene ``seed`` on checks (checked_scene) as a finder sample."""
-    scene = checked_scene(seed)
-    return _as_sample(scene.image, scene.tiles, quality=93)
 
 
 def checked_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene | TableScene:
@@ -255,12 +237,6 @@ PLAIN_BLACK_DATA_VERSION = 1
 PLAIN_BLACK_SEED_BASE = 600_000_000
 
 
-def render_plain_black_sample(seed: int) -> Sample:
-    """Scene ``seed`` of dividerless black tiles (plain_black_scene) as a finder sample."""
-    scene = plain_black_scene(seed)
-    return _as_sample(scene.image, scene.tiles, quality=93)
-
-
 def plain_black_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
     """Scene ``seed`` of small black tiles with white pips and no divider."""
     return render_scene(
@@ -272,6 +248,16 @@ def plain_black_scene(seed: int, size: tuple[int, int] = SCENE_SIZE) -> Scene:
         tile_share=(0.05, 0.11),
         max_tilt_deg=30.0,
     )
+
+
+def _hand_sized(scene: Callable[[int], Scene | TableScene]) -> Callable[[int], Sample]:
+    """A finder sample of each seed's hand-sized scene, shown whole."""
+
+    def render(seed: int) -> Sample:
+        drawn = scene(seed)
+        return _as_sample(drawn.image, drawn.tiles, quality=93)
+
+    return render
 
 
 @dataclass(frozen=True)
@@ -295,16 +281,16 @@ KINDS: dict[str, SceneKind] = {
         f"printed-v{PRINTED_DATA_VERSION}", render_printed_sample, hand_sized=False
     ),
     "standing": SceneKind(
-        f"standing-v{STANDING_DATA_VERSION}", render_standing_sample, hand_sized=True
+        f"standing-v{STANDING_DATA_VERSION}", _hand_sized(standing_scene), hand_sized=True
     ),
     "low tables": SceneKind(
-        f"low-tables-v{LOW_TABLE_DATA_VERSION}", render_low_table_sample, hand_sized=True
+        f"low-tables-v{LOW_TABLE_DATA_VERSION}", _hand_sized(low_table_scene), hand_sized=True
     ),
     "plain black": SceneKind(
-        f"plain-black-v{PLAIN_BLACK_DATA_VERSION}", render_plain_black_sample, hand_sized=True
+        f"plain-black-v{PLAIN_BLACK_DATA_VERSION}", _hand_sized(plain_black_scene), hand_sized=True
     ),
     "checked": SceneKind(
-        f"checked-v{CHECKED_DATA_VERSION}", render_checked_sample, hand_sized=True
+        f"checked-v{CHECKED_DATA_VERSION}", _hand_sized(checked_scene), hand_sized=True
     ),
 }
 TABLE_SIZED_CHUNK = 50

@@ -860,7 +860,7 @@ def render_background(rng: np.random.Generator, height: int, width: int, unit: f
 
 def paint_check_patterns(
     canvas: np.ndarray,
-    rng: np.random.Generator,
+    seed: int,
     unit: float,
     project: Callable[[np.ndarray], np.ndarray] | None = None,
     extent: tuple[np.ndarray, np.ndarray] | None = None,
@@ -869,7 +869,9 @@ def paint_check_patterns(
     the time, else one or two printed black-and-white checkerboards (a camera's calibration
     card, a game board) lying on it. ``project`` maps table points (in tile short sides) to
     the picture and ``extent`` is the table's (low, high) there; without them the picture is
-    the table, ``unit`` pixels to a short side."""
+    the table, ``unit`` pixels to a short side. They are drawn from scene ``seed``'s random
+    stream of their own, so the rest of the scene is drawn as without them."""
+    rng = np.random.default_rng((seed, 3))
     height, width = canvas.shape[:2]
     if project is None or extent is None:
         scale = max(unit, 4.0)
@@ -1762,13 +1764,8 @@ def render_scene(
     else:
         canvas = render_background(rng, height, width, unit_px)
     if check_patterns:
-        paint_check_patterns(
-            canvas,
-            np.random.default_rng((seed, 3)),
-            unit_px,
-            project=camera.project,
-            extent=_table_bounds(camera, width, height),
-        )
+        extent = _table_bounds(camera, width, height)
+        paint_check_patterns(canvas, seed, unit_px, camera.project, extent)
     if printed_dominoes:
         _paint_printed_dominoes(canvas, camera, rng, low, high, set_max)
     styled = [(t, tile_style) for t in placed]

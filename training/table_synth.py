@@ -755,13 +755,7 @@ def render_table(
     # Drawing: table, shadows, hub, then tiles far to near, then markers on top.
     canvas = render_background(rng, height, width, unit_px)
     if check_patterns:
-        paint_check_patterns(
-            canvas,
-            np.random.default_rng((seed, 3)),
-            unit_px,
-            project=camera.project,
-            extent=(low - 4, high + 4),
-        )
+        paint_check_patterns(canvas, seed, unit_px, camera.project, (low - 4, high + 4))
     everything = [item.tile for item in laid] + kept_down
     _drop_shadows(canvas, camera, [(t, style) for t in everything], rng, unit_px)
     if hub_is_plastic:

@@ -862,25 +862,17 @@ def paint_check_patterns(
     canvas: np.ndarray,
     seed: int,
     unit: float,
-    project: Callable[[np.ndarray], np.ndarray] | None = None,
-    extent: tuple[np.ndarray, np.ndarray] | None = None,
+    project: Callable[[np.ndarray], np.ndarray],
+    extent: tuple[np.ndarray, np.ndarray],
 ) -> None:
     """Lay what is checked and not a tile on the table: a gingham cloth over all of it half
     the time, else one or two printed black-and-white checkerboards (a camera's calibration
-    card, a game board) lying on it. ``project`` maps table points (in tile short sides) to
-    the picture and ``extent`` is the table's (low, high) there; without them the picture is
-    the table, ``unit`` pixels to a short side. They are drawn from scene ``seed``'s random
-    stream of their own, so the rest of the scene is drawn as without them."""
+    card, a game board) lying on it. ``project`` maps table points (x, y, height, in tile
+    short sides) to the picture, ``extent`` is the table's (low, high) corners there and
+    ``unit`` a short side in pixels. They are drawn from scene ``seed``'s random stream of
+    their own, so the rest of the scene is drawn as without them."""
     rng = np.random.default_rng((seed, 3))
     height, width = canvas.shape[:2]
-    if project is None or extent is None:
-        scale = max(unit, 4.0)
-        low, high = np.zeros(2), np.array([width, height], np.float64) / scale
-
-        def flat(points: np.ndarray) -> np.ndarray:
-            return np.asarray(points[:, :2] * scale, np.float64)
-
-        project, extent = flat, (low, high)
     low, high = extent
     if rng.random() < 0.5:
         extent_units = np.maximum(high - low, 1.0)

@@ -16,10 +16,16 @@ LIVE_REFRESH_HEADER = "X-Live-Refresh"
 """Sent by the sheet's own script on every background request (see static/js/sheet.js)."""
 
 
+def is_live_refresh() -> bool:
+    """Say whether this is the open sheet's own background fetch (which base.html also
+    answers without the one-time "saved" messages, keeping them for a real visit)."""
+    return request.headers.get(LIVE_REFRESH_HEADER) == "1"
+
+
 def is_background_request() -> bool:
     """Say whether this request was made by a page's script rather than by the player."""
     return (
-        request.headers.get(LIVE_REFRESH_HEADER) == "1"
+        is_live_refresh()
         # The API authenticates with a Bearer token and never reads the session.
         or request.blueprint == "api"
         or request.endpoint == "static"

@@ -15,6 +15,7 @@ from .games.history import describe, entry_summary
 from .games.ruleform import RuleField, form_value_words, rule_help, rule_title, value_label
 from .qr import qr_svg
 from .rules.describe import preset_label, rules_summary, value_words
+from .sessions import is_live_refresh
 
 
 def short_time(moment: datetime | None) -> str:
@@ -95,4 +96,5 @@ def init_app(app: Flask) -> None:
         rules_summary=rules_summary,
         rules_label=preset_label,
         rule_value_words=value_words,
+        is_live_refresh=is_live_refresh,
     )

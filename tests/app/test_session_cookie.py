@@ -8,9 +8,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.sessions import LIVE_REFRESH_HEADER
 from tests.conftest import GameActions
 
-LIVE = {"X-Live-Refresh": "1"}
+LIVE = {LIVE_REFRESH_HEADER: "1"}
 
 
 def background_paths(created: dict[str, Any]) -> list[tuple[str, dict[str, str]]]:

@@ -2,6 +2,8 @@
 whether every open end comes out right (issue 28's real-photo target; never run in CI).
 
     python -m training.score_lines [--photos training/data/real_photos] [--finder PATH]
+    python -m training.score_lines --all-lines [--finder PATH]
+
 
 A photo takes part when its settled label (training.real_photos) gives the line's
 ``open_ends``: both counters saw a line of play whose touching halves match, and agreed on the
@@ -9,6 +11,10 @@ numbers its free ends offer. Each is read with its set known (``--set-max`` from
 set) and no game behind it, so with no engine to look for. A photo is right when the reading's
 open ends, sorted, are the label's; its tiles are scored as the hand reader's are
 (training.score_real: exact when every labelled tile is read and nothing else).
+
+With ``--all-lines`` every settled photo of tiles in lines (``scene``), open ends agreed or
+not, is read the same way and only its tiles are scored, by fold: how well the table photo's
+path (the fine look always taken) finds and reads the tiles of real tables.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
-from training.score_real import SET_MAX, score_reading
+from training.score_real import SET_MAX, PhotoScore, Tally, score_reading
 from vision.decode import PhotoError
 from vision.models import ModelPaths, ModelSet
 from vision.pipeline import HandReader
@@ -50,6 +56,43 @@ def lines_of_play(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         for entry in entries
         if entry["label"] is not None and entry["label"].get("open_ends") is not None
     ]
+
+
+def tiles_in_lines(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The settled photos of tiles laid in lines, open ends agreed or not."""
+    return [
+        entry
+        for entry in entries
+        if entry["label"] is not None and entry["scene"] == "tiles in lines"
+    ]
+
+
+def score_tiles(reader: HandReader, entry: dict[str, Any], photos: Path) -> PhotoScore | None:
+    """A photo's tiles as the table photo's path reads them (None: the photo is not here)."""
+    path = photos / entry["file"]
+    if not path.is_file():
+        return None
+    try:
+        read = reader.read_table(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
+    except PhotoError:
+        return score_reading(entry, None)
+    return score_reading(entry, read.reading)
+
+
+def tiles_report(scores: Sequence[tuple[str, PhotoScore]]) -> str:
+    """Tiles read per fold and over all, from (fold, score) pairs."""
+    by_fold: dict[str, Tally] = {}
+    total = Tally()
+    for fold, score in scores:
+        by_fold.setdefault(fold, Tally()).add(score)
+        total.add(score)
+    lines = [
+        "| fold | photos | exact | tile recall | precision | F1 | misses hinted | median ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [tally.row(fold) for fold, tally in sorted(by_fold.items())]
+    lines.append(total.row("**all**"))
+    return "\n".join(lines)
 
 
 def score_line(reader: HandReader, entry: dict[str, Any], photos: Path) -> LineScore | None:
@@ -92,11 +135,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=PHOTOS)
     parser.add_argument("--manifest", type=Path, default=MANIFEST)
     parser.add_argument("--finder", type=Path, help="this tile finder instead")
+    parser.add_argument(
+        "--all-lines",
+        action="store_true",
+        help="score the tiles of every photo of tiles in lines, by fold, instead of open ends",
+    )
     args = parser.parse_args(argv)
     paths = ModelPaths()
     if args.finder:
         paths = replace(paths, tile_finder=args.finder)
     reader = HandReader(ModelSet.load(paths))
+    if args.all_lines:
+        tiles = [
+            (fold_of(entry["source_repo"]), score)
+            for entry in tiles_in_lines(load_manifest(args.manifest))
+            if (score := score_tiles(reader, entry, args.photos)) is not None
+        ]
+        print(tiles_report(tiles))
+        return 0
     scores = [
         score
         for entry in lines_of_play(load_manifest(args.manifest))

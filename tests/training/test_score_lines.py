@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from training.score_lines import LineScore, lines_of_play, report
+from training.score_lines import LineScore, lines_of_play, report, tiles_in_lines, tiles_report
+from training.score_real import PhotoScore, score_reading
 
 
 def _entry(file: str, label: dict[str, Any] | None) -> dict[str, Any]:
@@ -28,3 +30,28 @@ def test_a_photo_is_right_only_when_every_open_end_is() -> None:
     text = report([right, one_wrong, unread])
     assert "Every open end right on 1 of 3 photos (33%" in text
     assert "| c.jpg | every other source | 1, 4 | not read | no | no |" in text
+
+
+def _scored(file: str, tiles: list[list[int]], got: list[tuple[int, int]]) -> PhotoScore:
+    entry = {"file": file, "label": {"tiles": tiles}}
+    reading = SimpleNamespace(pip_pairs=got, hints=(), ms=100)
+    return score_reading(entry, reading)  # type: ignore[arg-type]
+
+
+def test_every_photo_of_tiles_in_lines_takes_part_in_the_tiles_figures() -> None:
+    entries = [
+        {**_entry("board.jpg", {"tiles": [[3, 3]]}), "scene": "tiles in lines"},
+        {**_entry("line.jpg", {"tiles": [[6, 3]], "open_ends": [3, 6]}), "scene": "tiles in lines"},
+        {**_entry("hand.jpg", {"tiles": [[3, 3]]}), "scene": "hand"},
+        {**_entry("waiting.jpg", None), "scene": "tiles in lines"},
+    ]
+    assert [entry["file"] for entry in tiles_in_lines(entries)] == ["board.jpg", "line.jpg"]
+
+
+def test_the_tiles_report_counts_each_fold_and_all() -> None:
+    exact = _scored("a.jpg", [[6, 3], [3, 3]], [(6, 3), (3, 3)])
+    one_missed = _scored("b.jpg", [[6, 3], [3, 3]], [(6, 3)])
+    text = tiles_report([("boards", exact), ("karthik's lines", one_missed)])
+    assert "| boards | 1 | 1 (100%) | 1.000 | 1.000 | 1.000 |" in text
+    assert "| karthik's lines | 1 | 0 (0%) | 0.500 | 1.000 | 0.667 |" in text
+    assert "| **all** | 2 | 1 (50%) | 0.750 | 1.000 | 0.857 |" in text

@@ -18,6 +18,7 @@ import math
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -30,7 +31,7 @@ from training.exporting import write_sidecar
 from training.real_folds import parse_fold
 from training.real_scenes import OUT as REAL_SCENES
 from training.real_scenes import RealScene, load_scenes
-from training.scenes_data import SCENE_SIZE, Sample, build_scenes, decode_sample
+from training.scenes_data import KINDS, SCENE_SIZE, Sample, build_scenes, decode_sample
 from training.score_finder import match_faces
 from vision.finding import (
     CHANNELS,
@@ -41,6 +42,84 @@ from vision.finding import (
 )
 
 CROP = (384, 288)  # width, height of a training input
+
+
+@dataclass(frozen=True)
+class ExtraScenes:
+    """A kind of rendered scene (a training.scenes_data.KINDS key) mixed in by its own option.
+
+    Hand-sized kinds are shown whole as hands are; table-sized ones are cut round a tile as
+    whole tables are, and come after every hand-sized kind (SceneSet counts them from the
+    end). ``validation`` scenes of a table-sized kind (seeds 1,000,000 on) are checked with
+    the tables; ``anywhere`` cuts its scenes round any point half the time instead of round a
+    tile, for scenes whose point is what is not listed (printed dominoes)."""
+
+    kind: str
+    option: str
+    described: str
+    help: str
+    validation: int = 0
+    anywhere: bool = False
+
+    @property
+    def dest(self) -> str:
+        return self.option.removeprefix("--").replace("-", "_")
+
+
+EXTRA_SCENES = (
+    ExtraScenes(
+        "standing",
+        "--standing-scenes",
+        "scenes with tiles stood up",
+        "hand scenes with a row of tiles stood up (training.scenes_data.standing_scene) mixed in"
+        " with the hands",
+    ),
+    ExtraScenes(
+        "low tables",
+        "--low-table-scenes",
+        "parts of tables seen low",
+        "parts of tables seen low and close (training.scenes_data.low_table_scene) mixed in with"
+        " the hands, shown whole as they are",
+    ),
+    ExtraScenes(
+        "plain black",
+        "--plain-black-scenes",
+        "scenes of plain black tiles",
+        "hand scenes of small black tiles with no divider (training.scenes_data.plain_black_scene),"
+        " shown whole",
+    ),
+    ExtraScenes(
+        "checked",
+        "--checked-scenes",
+        "scenes on checks",
+        "hands and tables seen low on checks that are no tiles (a gingham cloth, a calibration"
+        " checkerboard: training.scenes_data.checked_scene), shown whole",
+    ),
+    ExtraScenes(
+        "tables",
+        "--table-scenes",
+        "whole tables",
+        "whole tables (training.scenes_data.render_table_sample) mixed in, cut round a tile",
+        validation=60,
+    ),
+    ExtraScenes(
+        "dark tables",
+        "--dark-table-scenes",
+        "whole tables of black tiles",
+        "whole tables of black tiles (training.scenes_data.render_dark_table_sample) mixed in"
+        " after the other tables and cut like them",
+        validation=20,
+    ),
+    ExtraScenes(
+        "printed",
+        "--printed-scenes",
+        "scenes with printed dominoes",
+        "scenes with printed dominoes (a board's score track, a box lid) that are not tiles, mixed"
+        " in after the tables and cut like them",
+        validation=20,
+        anywhere=True,
+    ),
+)
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -454,54 +533,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--threads", type=int, default=2)
+    for extra in EXTRA_SCENES:
+        parser.add_argument(extra.option, type=int, default=0, help=extra.help)
     parser.add_argument(
-        "--table-scenes",
+        "--val-tables",
         type=int,
-        default=0,
-        help="whole tables (training.scenes_data.render_table_sample) mixed in, cut round a tile",
-    )
-    parser.add_argument(
-        "--dark-table-scenes",
-        type=int,
-        default=0,
-        help="whole tables of black tiles (training.scenes_data.render_dark_table_sample) mixed"
-        " in after the other tables and cut like them",
-    )
-    parser.add_argument(
-        "--standing-scenes",
-        type=int,
-        default=0,
-        help="hand scenes with a row of tiles stood up (training.scenes_data.standing_scene)"
-        " mixed in with the hands",
-    )
-    parser.add_argument(
-        "--low-table-scenes",
-        type=int,
-        default=0,
-        help="parts of tables seen low and close (training.scenes_data.low_table_scene) mixed"
-        " in with the hands, shown whole as they are",
-    )
-    parser.add_argument(
-        "--plain-black-scenes",
-        type=int,
-        default=0,
-        help="hand scenes of small black tiles with no divider"
-        " (training.scenes_data.plain_black_scene), shown whole",
-    )
-    parser.add_argument(
-        "--checked-scenes",
-        type=int,
-        default=0,
-        help="hands and tables seen low on checks that are no tiles (a gingham cloth, a"
-        " calibration checkerboard: training.scenes_data.checked_scene), shown whole",
-    )
-    parser.add_argument("--val-tables", type=int, default=60)
-    parser.add_argument(
-        "--printed-scenes",
-        type=int,
-        default=0,
-        help="scenes with printed dominoes (a board's score track, a box lid) that are not tiles,"
-        " mixed in after the tables and cut like them",
+        default=60,
+        help="whole tables to validate on (the other table-sized kinds give 20 each)",
     )
     parser.add_argument(
         "--real-scenes",
@@ -536,33 +574,16 @@ def main() -> None:
     train = build_scenes(0, args.scenes)
     print(f"rendering/loading {args.val_scenes} validation scenes", flush=True)
     val = build_scenes(1_000_000, args.val_scenes)
-    if args.standing_scenes:
-        print(f"rendering/loading {args.standing_scenes} scenes with tiles stood up", flush=True)
-        train = train + build_scenes(0, args.standing_scenes, kind="standing")
-    if args.low_table_scenes:
-        print(f"rendering/loading {args.low_table_scenes} parts of tables seen low", flush=True)
-        train = train + build_scenes(0, args.low_table_scenes, kind="low tables")
-    if args.plain_black_scenes:
-        print(
-            f"rendering/loading {args.plain_black_scenes} scenes of plain black tiles", flush=True
-        )
-        train = train + build_scenes(0, args.plain_black_scenes, kind="plain black")
-    if args.checked_scenes:
-        print(f"rendering/loading {args.checked_scenes} scenes on checks", flush=True)
-        train = train + build_scenes(0, args.checked_scenes, kind="checked")
+    counts = {extra.kind: getattr(args, extra.dest) for extra in EXTRA_SCENES}
     val_tables: list[Sample] = []
-    if args.table_scenes:
-        print(f"rendering/loading {args.table_scenes} whole tables", flush=True)
-        train = train + build_scenes(0, args.table_scenes, kind="tables")
-        val_tables = build_scenes(1_000_000, args.val_tables, kind="tables")
-    if args.dark_table_scenes:
-        print(f"rendering/loading {args.dark_table_scenes} whole tables of black tiles", flush=True)
-        train = train + build_scenes(0, args.dark_table_scenes, kind="dark tables")
-        val_tables = val_tables + build_scenes(1_000_000, 20, kind="dark tables")
-    if args.printed_scenes:
-        print(f"rendering/loading {args.printed_scenes} scenes with printed dominoes", flush=True)
-        train = train + build_scenes(0, args.printed_scenes, kind="printed")
-        val_tables = val_tables + build_scenes(1_000_000, 20, kind="printed")
+    for extra in EXTRA_SCENES:
+        if not counts[extra.kind]:
+            continue
+        print(f"rendering/loading {counts[extra.kind]} {extra.described}", flush=True)
+        train = train + build_scenes(0, counts[extra.kind], kind=extra.kind)
+        validation = args.val_tables if extra.kind == "tables" else extra.validation
+        if validation:
+            val_tables = val_tables + build_scenes(1_000_000, validation, kind=extra.kind)
 
     real: list[RealScene] = []
     if args.real_scenes:
@@ -577,8 +598,12 @@ def main() -> None:
     dataset = SceneSet(
         train,
         args.seed,
-        tables=args.table_scenes + args.dark_table_scenes,
-        printed=args.printed_scenes,
+        tables=sum(
+            counts[extra.kind]
+            for extra in EXTRA_SCENES
+            if not KINDS[extra.kind].hand_sized and not extra.anywhere
+        ),
+        printed=sum(counts[extra.kind] for extra in EXTRA_SCENES if extra.anywhere),
         real=real,
         real_repeat=args.real_repeat,
     )
@@ -656,17 +681,11 @@ def main() -> None:
             f"python -m training.train_finder --seed {args.seed}"
             + (f" --steps {args.steps}" if args.steps else f" --minutes {args.minutes:g}")
             + (f" --scenes {args.scenes}" if args.scenes != 9000 else "")
-            + (f" --standing-scenes {args.standing_scenes}" if args.standing_scenes else "")
-            + (f" --low-table-scenes {args.low_table_scenes}" if args.low_table_scenes else "")
-            + (f" --checked-scenes {args.checked_scenes}" if args.checked_scenes else "")
-            + (
-                f" --plain-black-scenes {args.plain_black_scenes}"
-                if args.plain_black_scenes
-                else ""
+            + "".join(
+                f" {extra.option} {counts[extra.kind]}"
+                for extra in EXTRA_SCENES
+                if counts[extra.kind]
             )
-            + (f" --table-scenes {args.table_scenes}" if args.table_scenes else "")
-            + (f" --dark-table-scenes {args.dark_table_scenes}" if args.dark_table_scenes else "")
-            + (f" --printed-scenes {args.printed_scenes}" if args.printed_scenes else "")
             + (f" --threads {args.threads}" if args.threads != 2 else "")
             + (f" --lr {args.lr:g}" if args.lr != 2e-3 else "")
             + (f" --start-from {args.start_from}" if args.start_from else "")
@@ -691,13 +710,7 @@ def main() -> None:
         "batch": args.batch,
         "minutes": round((time.monotonic() - started) / 60, 1),
         "synthetic_validation": metrics,
-        "standing_scenes": args.standing_scenes,
-        "low_table_scenes": args.low_table_scenes,
-        "checked_scenes": args.checked_scenes,
-        "plain_black_scenes": args.plain_black_scenes,
-        "table_scenes": args.table_scenes,
-        "dark_table_scenes": args.dark_table_scenes,
-        "printed_scenes": args.printed_scenes,
+        **{extra.dest: counts[extra.kind] for extra in EXTRA_SCENES},
         "real_photos": len(real),
         "real_held_out_folds": args.hold_out,
         "synthetic_table_validation": table_metrics,

@@ -65,3 +65,15 @@ def test_a_real_photo_view_moves_its_unsure_outlines_with_its_faces() -> None:
     assert len(unsure) == 1
     if len(kept):  # the same outline given both ways lands in the same place
         assert np.abs(kept - unsure).max() < 1e-3
+
+
+def test_the_extra_scene_kinds_come_in_the_order_the_scene_set_counts_them() -> None:
+    """SceneSet takes the last scenes for table-sized ones and the very last for those cut
+    anywhere: a kind listed out of that order would be augmented as the wrong kind."""
+    from training.scenes_data import KINDS
+
+    extras = train_finder.EXTRA_SCENES
+    assert {extra.kind for extra in extras} <= set(KINDS)
+    order = [0 if KINDS[extra.kind].hand_sized else 2 if extra.anywhere else 1 for extra in extras]
+    assert order == sorted(order)
+    assert len({extra.dest for extra in extras}) == len(extras)

@@ -146,12 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = replace(paths, tile_finder=args.finder)
     reader = HandReader(ModelSet.load(paths))
     if args.all_lines:
-        tiles = [
-            (fold_of(entry["source_repo"]), score)
+        scored = [
+            (fold_of(entry["source_repo"]), tiles)
             for entry in tiles_in_lines(load_manifest(args.manifest))
-            if (score := score_tiles(reader, entry, args.photos)) is not None
+            if (tiles := score_tiles(reader, entry, args.photos)) is not None
         ]
-        print(tiles_report(tiles))
+        print(tiles_report(scored))
         return 0
     scores = [
         score

@@ -196,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a fifth of the rendered crops from sets moulded in a strong colour (data version 7)",
     )
+    parser.add_argument(
+        "--high-count-share",
+        type=float,
+        default=halves_data.HIGH_COUNT_SHARE,
+        help="the share of the rendered training crops' halves with 13 to 18 pips (the"
+        " validation crops keep the usual share, so before and after compare)",
+    )
     finders_outlines = "cut along the app's finder's outlines"
     for count, share, default_share, what in (
         ("--finder-scenes", "--finder-share", 0.3, f"usual scenes {finders_outlines}"),
@@ -233,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     finder_crops_data.use_coloured_bodies(args.coloured_bodies)
     workers = args.render_workers
     val_x, val_y = _halves_and_labels(*build_set(0, args.val_count, workers=workers, chunk=1500))
+    halves_data.use_high_counts(args.high_count_share)
     train_x, train_y = _halves_and_labels(*build_set(1_000_000, args.train_count, workers=workers))
+    halves_data.use_high_counts()
     finder_x, finder_y = finder_crops(3_000_000, args.finder_scenes, workers)
     finder_val_x, finder_val_y = finder_crops(3_900_000, min(150, args.finder_scenes), workers)
     print(f"finder crops: {len(finder_y) // 2} halves", flush=True)
@@ -345,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         "trained_on_folds": trained_on_folds(held_out, counts["train_crops"], args.real_share),
         "real_crops": counts,
         "rendered_train_crops": args.train_count,
+        "high_count_share": args.high_count_share,
         "printed_backs": args.printed_backs,
         "coloured_bodies": args.coloured_bodies,
         "finder_scenes": args.finder_scenes,

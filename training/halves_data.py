@@ -30,6 +30,9 @@ COLOURED_BODY_DATA_VERSION = 7
 colour with white pips (training.synth's "coloured_body" family)."""
 COLOURED_BODY_SHARE = 0.2
 _coloured_bodies = False
+HIGH_COUNT_SHARE = 0.06
+"""How many halves show 13 to 18 pips (the rest 0 to 12) unless use_high_counts says more."""
+_high_count_share = HIGH_COUNT_SHARE
 
 
 def use_printed_backs(printed: bool = True) -> None:
@@ -46,6 +49,15 @@ def use_coloured_bodies(coloured: bool = True) -> None:
     _coloured_bodies = coloured
 
 
+def use_high_counts(share: float = HIGH_COUNT_SHARE) -> None:
+    """Draw ``share`` of the halves with 13 to 18 pips from now on (the crops are otherwise
+    those of the data version, and cached apart); set before build_set, as use_printed_backs."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"a share is 0..1, not {share}")
+    global _high_count_share
+    _high_count_share = share
+
+
 def data_version() -> int:
     """The version of the crops rendered now (see use_printed_backs, use_coloured_bodies)."""
     if _printed_backs:
@@ -58,8 +70,9 @@ _KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.0
 
 
 def _half_count(rng: np.random.Generator) -> int:
-    """Pip counts of one half: 0..12 (the sets people own) most of the time, up to 18 sometimes."""
-    if rng.random() < 0.94:
+    """Pip counts of one half: 0..12 (the sets most people own) most of the time, 13..18 on
+    the share use_high_counts sets."""
+    if rng.random() >= _high_count_share:
         return int(rng.integers(0, 13))
     return int(rng.integers(13, MAX_PIPS + 1))
 
@@ -100,7 +113,8 @@ def _chunk(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _chunk_file(first_seed: int, count: int) -> Path:
-    return DATA_DIR / f"halves_v{data_version()}_{first_seed}_{count}.npz"
+    high = "" if _high_count_share == HIGH_COUNT_SHARE else f"_high{round(_high_count_share * 100)}"
+    return DATA_DIR / f"halves_v{data_version()}{high}_{first_seed}_{count}.npz"
 
 
 def chunk_jobs(first_seed: int, count: int, chunk: int = 1000) -> list[tuple[int, int]]:

@@ -201,3 +201,27 @@ def test_the_readers_coloured_crops_keep_their_labels_and_are_a_fifth() -> None:
     finally:
         halves_data.use_coloured_bodies(False)
     assert coloured != halves_data.chunk_path((0, 1000))
+
+
+def _high_halves(seeds: range) -> tuple[int, int]:
+    """How many face halves of the seeds' crops show 13 to 18 pips, of how many."""
+    labels = [make_sample(seed)[1] for seed in seeds]
+    faces = [half for pair in labels if pair != (NOT_A_HALF, NOT_A_HALF) for half in pair]
+    return sum(half >= 13 for half in faces), len(faces)
+
+
+def test_more_halves_show_thirteen_to_eighteen_only_when_asked_and_are_cached_apart() -> None:
+    seeds = range(3000, 3150)
+    usual, faces = _high_halves(seeds)
+    plain = halves_data.chunk_path((0, 1000))
+    halves_data.use_high_counts(0.5)
+    try:
+        high, high_faces = _high_halves(seeds)
+        high_path = halves_data.chunk_path((0, 1000))
+    finally:
+        halves_data.use_high_counts()
+    assert usual <= 0.12 * faces
+    assert 0.4 * high_faces <= high <= 0.6 * high_faces
+    assert high_path != plain and halves_data.chunk_path((0, 1000)) == plain
+    with pytest.raises(ValueError):
+        halves_data.use_high_counts(1.5)

@@ -133,7 +133,9 @@ def scene_of(
         else pixels
     )
     outlines = [order_corners(np.asarray(t.corners, np.float32) * to_stored) for t in reading.tiles]
-    hints = [np.asarray(hint, np.float32) * to_stored for hint in reading.hints if len(hint) == 4]
+    # Every hint is an outline's four corners (vision.pipeline._photo_corners); one that was
+    # not would fail the reshape below rather than be dropped unseen.
+    hints = [np.asarray(hint, np.float32) * to_stored for hint in reading.hints]
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
     return RealScene(

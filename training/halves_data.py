@@ -72,7 +72,9 @@ _KIND_WEIGHTS = {"face": 0.85, "back": 0.06, "background": 0.06, "straddle": 0.0
 def _half_count(rng: np.random.Generator) -> int:
     """Pip counts of one half: 0..12 (the sets most people own) most of the time, 13..18 on
     the share use_high_counts sets."""
-    if rng.random() >= _high_count_share:
+    # The same draw as before the share could change (below 0.94: 0..12), so every data
+    # version's crops stay what they were at the usual share.
+    if rng.random() < 1.0 - _high_count_share:
         return int(rng.integers(0, 13))
     return int(rng.integers(13, MAX_PIPS + 1))
 

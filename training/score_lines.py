@@ -4,7 +4,6 @@ whether every open end comes out right (issue 28's real-photo target; never run 
     python -m training.score_lines [--photos training/data/real_photos] [--finder PATH]
     python -m training.score_lines --all-lines [--finder PATH]
 
-
 A photo takes part when its settled label (training.real_photos) gives the line's
 ``open_ends``: both counters saw a line of play whose touching halves match, and agreed on the
 numbers its free ends offer. Each is read with its set known (``--set-max`` from the photo's

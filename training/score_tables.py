@@ -125,15 +125,19 @@ def perfect(scene: TableScene, scale: float = 1.0) -> list[DetectedTile]:
     return tiles
 
 
-def table_photo(seed: int, native: bool, tint: str = "none") -> tuple[TableScene, int, bytes]:
+def table_photo(
+    seed: int, native: bool, tint: str = "none", markers_on_tiles: bool = False
+) -> tuple[TableScene, int, bytes]:
     """The rendered table of ``seed``, how many photo pixels a drawn one became, and the
     12-MP JPEG a phone would send of it: drawn at 2016x1512 and enlarged, or with ``native``
-    drawn at the photo's own size; under ``tint`` (training.score_tints.TINTS, or "dark")."""
+    drawn at the photo's own size; under ``tint`` (training.score_tints.TINTS, or "dark");
+    with ``markers_on_tiles``, each marker laid on its train's first or last tile."""
     if native:
-        scene, enlarged = render_table(seed, size=NATIVE_SIZE), 1
+        scene = render_table(seed, size=NATIVE_SIZE, markers_on_tiles=markers_on_tiles)
+        enlarged = 1
         photo = scene.image
     else:
-        scene, enlarged = render_table(seed), SCALE
+        scene, enlarged = render_table(seed, markers_on_tiles=markers_on_tiles), SCALE
         height, width = scene.image.shape[:2]
         photo = cv2.resize(
             scene.image, (width * SCALE, height * SCALE), interpolation=cv2.INTER_CUBIC
@@ -285,6 +289,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         choices=[*TINTS, "dark"],
         help="lay this tint over each photo (training.score_tints): a table under a coloured bulb",
     )
+    parser.add_argument(
+        "--markers-on-tiles",
+        action="store_true",
+        help="lay each marker on its train's first or last tile, not beside its start",
+    )
     args = parser.parse_args(argv)
 
     paths = ModelPaths()
@@ -306,7 +315,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.keep is not None:
         args.keep.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.tables):
-        scene, enlarged, data = table_photo(seed, args.native, args.tint)
+        scene, enlarged, data = table_photo(seed, args.native, args.tint, args.markers_on_tiles)
         if args.hub_expected and scene.hub is None:
             kinds["block line, skipped"] += 1
             continue

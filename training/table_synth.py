@@ -499,6 +499,7 @@ def render_table(
     scattered_markers: bool = False,
     seen_low: bool = False,
     check_patterns: bool = False,
+    markers_on_tiles: bool = False,
 ) -> TableScene:
     """Render a table photo. ``size`` is (width, height); tiles are drawn a few hundredths of
     the width long, whatever the size. Unset options are drawn from the seed: ``set_max``
@@ -512,7 +513,10 @@ def render_table(
     part of the table from a seated player's height, close: tiles a tenth of the width long
     or more, the camera 40 to 55 degrees off straight down (its own random stream for those
     two, so tables drawn without it stay as they were). ``check_patterns`` lays checks that
-    are no tiles under everything (synth.paint_check_patterns; its own random stream too)."""
+    are no tiles under everything (synth.paint_check_patterns; its own random stream too).
+    ``markers_on_tiles`` lays each marker on its train's first or last tile instead of beside
+    the start, as some families do, hiding part of that tile (its own random stream; the room
+    beside the start stays empty, so everything else is laid as it was)."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError("a table photo must be at least 320x240")
@@ -707,6 +711,14 @@ def render_table(
         occupancy.add(polygon)
         markers[train] = str(rng.choice(MARKER_KINDS))
         placed.append(candidate)
+    if markers_on_tiles:
+        on_tiles = np.random.default_rng((seed, 4))
+        for index, candidate in enumerate(placed):
+            members = trains_laid[candidate.train]
+            under = laid[members[0] if on_tiles.random() < 0.5 else members[-1]].tile
+            spot = np.array(under.centre) + on_tiles.normal(0.0, 0.2, 2)
+            heading = float(on_tiles.uniform(0, 2 * math.pi))
+            placed[index] = replace(candidate, spot=spot, heading=heading)
 
     # Face-down tiles: hands along the table's edges and a boneyard, anywhere they fit.
     face_down_tiles: list[_Tile] = []

@@ -209,3 +209,26 @@ def test_checks_under_a_table_change_nothing_on_it() -> None:
     assert [t.pips for t in plain.tiles] == [t.pips for t in checked.tiles]
     assert plain.trains == checked.trains
     assert not np.array_equal(plain.image, checked.image)
+
+
+def test_markers_laid_on_tiles_lie_on_their_trains_first_or_last_tile() -> None:
+    on_tiles = 0
+    for seed in range(12):
+        beside = table(seed)
+        laid_on = table(seed, markers_on_tiles=True)
+        assert [t.pips for t in beside.tiles] == [t.pips for t in laid_on.tiles]
+        assert [(t.tiles, t.end, t.marker) for t in beside.trains] == [
+            (t.tiles, t.end, t.marker) for t in laid_on.trains
+        ]
+        for train in laid_on.trains:
+            if train.marker_at is None:
+                continue
+            ends = (train.tiles[0], train.tiles[-1])
+            under = min(
+                distance_outside(laid_on.tiles[index].corners, train.marker_at) for index in ends
+            )
+            assert under == 0.0, (seed, train.tiles)
+            on_tiles += 1
+        if any(train.marker for train in beside.trains):
+            assert not np.array_equal(beside.image, laid_on.image)
+    assert on_tiles >= 5

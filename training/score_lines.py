@@ -26,10 +26,17 @@ from typing import Any
 
 from training.real_folds import fold_of
 from training.real_photos import MANIFEST, PHOTOS, load_manifest
-from training.score_real import SET_MAX, PhotoScore, Tally, score_reading
+from training.score_real import (
+    SET_MAX,
+    TALLY_HEADER,
+    TALLY_RULE,
+    PhotoScore,
+    Tally,
+    score_reading,
+)
 from vision.decode import PhotoError
 from vision.models import ModelPaths, ModelSet
-from vision.pipeline import HandReader
+from vision.pipeline import HandReader, TableRead
 
 
 @dataclass(frozen=True)
@@ -66,16 +73,21 @@ def tiles_in_lines(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def read_as_table(reader: HandReader, entry: dict[str, Any], path: Path) -> TableRead | None:
+    """The photo read as `python -m vision table` reads it, its set known (None: unreadable)."""
+    try:
+        return reader.read_table(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
+    except PhotoError:
+        return None
+
+
 def score_tiles(reader: HandReader, entry: dict[str, Any], photos: Path) -> PhotoScore | None:
     """A photo's tiles as the table photo's path reads them (None: the photo is not here)."""
     path = photos / entry["file"]
     if not path.is_file():
         return None
-    try:
-        read = reader.read_table(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
-    except PhotoError:
-        return score_reading(entry, None)
-    return score_reading(entry, read.reading)
+    read = read_as_table(reader, entry, path)
+    return score_reading(entry, read.reading if read else None)
 
 
 def tiles_report(scores: Sequence[tuple[str, PhotoScore]]) -> str:
@@ -85,10 +97,7 @@ def tiles_report(scores: Sequence[tuple[str, PhotoScore]]) -> str:
     for fold, score in scores:
         by_fold.setdefault(fold, Tally()).add(score)
         total.add(score)
-    lines = [
-        "| fold | photos | exact | tile recall | precision | F1 | misses hinted | median ms |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    lines = [TALLY_HEADER.format("fold"), TALLY_RULE]
     lines += [tally.row(fold) for fold, tally in sorted(by_fold.items())]
     lines.append(total.row("**all**"))
     return "\n".join(lines)
@@ -99,9 +108,8 @@ def score_line(reader: HandReader, entry: dict[str, Any], photos: Path) -> LineS
     if not path.is_file():
         return None
     truth = tuple(sorted(entry["label"]["open_ends"]))
-    try:
-        read = reader.read_table(path.read_bytes(), max_pips=SET_MAX.get(entry["set"]))
-    except PhotoError:
+    read = read_as_table(reader, entry, path)
+    if read is None:
         return LineScore(entry["file"], entry["source_repo"], truth, None, False)
     ends = tuple(sorted(read.layout.open_ends))
     exact = score_reading(entry, read.reading).exact

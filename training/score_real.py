@@ -35,6 +35,11 @@ Pair = tuple[int, int]
 SET_MAX = {"double-6": 6, "double-9": 9, "double-12": 12, "double-15": 15}
 
 
+TALLY_HEADER = "| {} | photos | exact | tile recall | precision | F1 | misses hinted | median ms |"
+TALLY_RULE = "|---|---|---|---|---|---|---|---|"
+"""The head of a table of Tally.row lines, the first column named by format()."""
+
+
 @dataclass
 class Tally:
     """Figures over a group of photos."""
@@ -189,11 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"MISS {score.file}: missing {sorted(missing.elements())}"
                 f" extra {sorted(extra.elements())}"
             )
-    header = "| {} | photos | exact | tile recall | precision | F1 | misses hinted | median ms |"
-    rule = "|---|---|---|---|---|---|---|---|"
     for title, groups in (("source", by_source), ("scene", by_scene)):
-        print(header.format(title))
-        print(rule)
+        print(TALLY_HEADER.format(title))
+        print(TALLY_RULE)
         for name, tally in sorted(groups.items(), key=lambda item: -item[1].photos):
             print(tally.row(name))
         print(total.row("**all**"))

@@ -51,19 +51,26 @@ class ExtraScenes:
     Hand-sized kinds are shown whole as hands are; table-sized ones are cut round a tile as
     whole tables are, and come after every hand-sized kind (SceneSet counts them from the
     end). ``validation`` scenes of a table-sized kind (seeds 1,000,000 on) are checked with
-    the tables; ``anywhere`` cuts its scenes round any point half the time instead of round a
-    tile, for scenes whose point is what is not listed (printed dominoes)."""
+    the tables, as many as ``validation_option`` says where the kind has one; ``anywhere``
+    cuts its scenes round any point half the time instead of round a tile, for scenes whose
+    point is what is not listed (printed dominoes)."""
 
     kind: str
     option: str
     described: str
     help: str
     validation: int = 0
+    validation_option: str | None = None
     anywhere: bool = False
 
     @property
     def dest(self) -> str:
-        return self.option.removeprefix("--").replace("-", "_")
+        return _dest(self.option)
+
+
+def _dest(option: str) -> str:
+    """The argparse attribute an option is stored under."""
+    return option.removeprefix("--").replace("-", "_")
 
 
 EXTRA_SCENES = (
@@ -101,6 +108,7 @@ EXTRA_SCENES = (
         "whole tables",
         "whole tables (training.scenes_data.render_table_sample) mixed in, cut round a tile",
         validation=60,
+        validation_option="--val-tables",
     ),
     ExtraScenes(
         "dark tables",
@@ -535,12 +543,13 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     for extra in EXTRA_SCENES:
         parser.add_argument(extra.option, type=int, default=0, help=extra.help)
-    parser.add_argument(
-        "--val-tables",
-        type=int,
-        default=60,
-        help="whole tables to validate on (the other table-sized kinds give 20 each)",
-    )
+        if extra.validation_option:
+            parser.add_argument(
+                extra.validation_option,
+                type=int,
+                default=extra.validation,
+                help=f"{extra.described} to validate on",
+            )
     parser.add_argument(
         "--real-scenes",
         type=Path,
@@ -581,7 +590,11 @@ def main() -> None:
             continue
         print(f"rendering/loading {counts[extra.kind]} {extra.described}", flush=True)
         train = train + build_scenes(0, counts[extra.kind], kind=extra.kind)
-        validation = args.val_tables if extra.kind == "tables" else extra.validation
+        validation = (
+            getattr(args, _dest(extra.validation_option))
+            if extra.validation_option
+            else extra.validation
+        )
         if validation:
             val_tables = val_tables + build_scenes(1_000_000, validation, kind=extra.kind)
 

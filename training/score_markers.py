@@ -1,7 +1,7 @@
 """Compare marker checks on the same rendered tables (never run in CI).
 
     python -m training.score_markers models/markers.onnx training/runs/markers_c.onnx \
-        [--tables 120] [--first-seed 800000000] [--native]
+        [--tables 120] [--first-seed 800000000] [--native] [--markers-on-tiles]
 
 Each table with a hub is drawn and sent as `training.score_tables` sends it (a 12-MP JPEG,
 with ``--native`` drawn at that size) and decoded as the app decodes it. The renderer's own
@@ -35,12 +35,15 @@ TUNING_SEED = 800_000_000
 
 
 def score_checks(
-    checks: Sequence[MarkerCheckLike], seeds: Sequence[int], native: bool
+    checks: Sequence[MarkerCheckLike],
+    seeds: Sequence[int],
+    native: bool,
+    markers_on_tiles: bool = False,
 ) -> list[Tally]:
     """One tally per check over the tables of ``seeds`` that have a hub."""
     tallies = [Tally() for _ in checks]
     for seed in seeds:
-        scene, enlarged, data = table_photo(seed, native)
+        scene, enlarged, data = table_photo(seed, native, markers_on_tiles=markers_on_tiles)
         if scene.hub is None:
             continue  # a block line has no train markers
         photo = decode_photo(data, min_long_side=READ_LONG_SIDE)
@@ -59,10 +62,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--native", action="store_true", help="draw each table at a 12-MP photo's own size"
     )
+    parser.add_argument(
+        "--markers-on-tiles",
+        action="store_true",
+        help="lay each marker on its train's first or last tile instead of beside its start",
+    )
     args = parser.parse_args(argv)
     checks = [MarkerCheck(path) for path in args.checks]
     seeds = range(args.first_seed, args.first_seed + args.tables)
-    for path, counts in zip(args.checks, score_checks(checks, seeds, args.native), strict=True):
+    for path, counts in zip(
+        args.checks, score_checks(checks, seeds, args.native, args.markers_on_tiles), strict=True
+    ):
         print(
             f"{path}: {counts.tables} tables with a hub, whole with every marker right"
             f" {counts.whole_right}; markers right {counts.markers_right},"

@@ -310,3 +310,66 @@ def test_without_a_hub_the_check_is_shown_nothing() -> None:
 def test_a_missing_marker_check_is_named(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="marker check"):
         MarkerCheck(tmp_path / "markers.onnx")
+
+
+def _tile_middle(outline: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+    x, y = np.mean(np.array(outline, float), axis=0)
+    return int(round(x)), int(round(y))
+
+
+def _pips(image: np.ndarray, outline: tuple[tuple[int, int], ...], heading: float) -> None:
+    """Four pips on each half, crowded as an 8's are, in a dark colour."""
+    along = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
+    across = np.array([-along[1], along[0]])
+    middle = np.mean(np.array(outline, float), axis=0)
+    for half in (-0.5, 0.5):
+        for a in (-0.2, 0.2):
+            for b in (-0.2, 0.2):
+                x, y = middle + along * (half + a) * SHORT + across * b * SHORT
+                cv2.circle(
+                    image, (int(round(x)), int(round(y))), int(0.1 * SHORT), (30, 30, 30), -1
+                )
+
+
+def test_a_coin_laid_on_a_trains_last_tile_marks_that_train() -> None:
+    image, layout, _ = _table(_plain())
+    last = layout.tiles[layout.trains[3].tiles[-1]].corners
+    cv2.circle(image, _tile_middle(last), int(0.5 * SHORT), (40, 140, 190), -1)
+    assert train_markers(image, 1.0, layout) == (False, False, False, True)
+
+
+def test_a_toy_train_laid_on_a_trains_first_tile_marks_that_train() -> None:
+    image, layout, firsts = _table(_plain())
+    x, y = _tile_middle(firsts[0])
+    cv2.rectangle(image, (x - 20, y - 10), (x + 20, y + 10), (30, 30, 200), -1)
+    assert train_markers(image, 1.0, layout)[0] is True
+
+
+def test_a_coin_on_a_middle_tile_is_no_trains_marker() -> None:
+    image, layout, _ = _table(_plain())
+    middle = layout.tiles[layout.trains[1].tiles[1]].corners
+    cv2.circle(image, _tile_middle(middle), int(0.5 * SHORT), (40, 140, 190), -1)
+    assert train_markers(image, 1.0, layout) == (False,) * 4
+
+
+def test_crowded_pips_are_not_a_marker_on_the_tile() -> None:
+    image, layout, _ = _table(_plain())
+    for train, heading in zip(layout.trains, HEADINGS, strict=True):
+        for index in (train.tiles[0], train.tiles[-1]):
+            _pips(image, layout.tiles[index].corners, heading)
+    assert train_markers(image, 1.0, layout) == (False,) * 4
+
+
+def test_glare_fading_over_a_tile_is_not_a_marker_on_it() -> None:
+    image, layout, firsts = _table(_plain((40, 40, 40)))
+    dark = np.zeros_like(image)
+    for outline in (tile.corners for tile in layout.tiles):
+        cv2.fillConvexPoly(dark, np.array(outline, np.int32), (25, 25, 25))
+    image = np.where(dark > 0, dark, image).astype(np.uint8)
+    x, y = _tile_middle(firsts[2])
+    ys, xs = np.mgrid[0:800, 0:800]
+    glow = np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * (0.6 * SHORT) ** 2)) * 150
+    # On the tiles only: glare spilling onto the table is the blob look's business.
+    glow = np.where(dark[..., 0] > 0, glow, 0)
+    image = np.clip(image + glow[..., None], 0, 255).astype(np.uint8)
+    assert train_markers(image, 1.0, layout)[2] is not True

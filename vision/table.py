@@ -1219,11 +1219,35 @@ def _hub_candidate(board: _Board, candidate: int) -> _HubCandidate:
     )
     enough = lone_train or not (len(facing) + touching < 2 or (not facing and touching < 3))
     # A tile against a long side: the double lies crosswise in a line, as a block game's
-    # spinner does. Trains leave an engine from its ends or across a gap, so it is a hub only
-    # where other chains point at it too, or where a hub is expected and nothing else is one
-    # (the fallback in _find_hub).
-    hub = enough and not (crosswise and len(facing) < 2)
+    # spinner does. A spinner's ends carry one tile each, so it is a hub only where other
+    # chains point at it too, or where one points at an end that already carries a tile (two
+    # trains leaving a bare engine's end aslant), or where a hub is expected and nothing else
+    # is one (the fallback in _find_hub).
+    shared_end = crosswise and any(
+        pips[candidate][0] in board.could_show[i] and _at_taken_end(board, candidate, i)
+        for i in facing_tiles
+    )
+    hub = enough and not (crosswise and len(facing) < 2 and not shared_end)
     return _HubCandidate(key, hub, lengthwise)
+
+
+SHARED_END_REACH = 0.75
+"""A free end this close to a double's end (in the double's lengths, middle of half to middle
+of half) is laid at that end: two tiles aslant off one end of a bare engine lie about 0.6
+apart."""
+
+
+def _at_taken_end(board: _Board, double: int, tile: int) -> bool:
+    """Whether a free end of ``tile`` lies by an end of ``double`` that another tile is
+    already laid against."""
+    shape = board.shapes[double]
+    ends = shape.contacts(True)[:2]
+    for point, _ in _free_ends(tile, board.shapes[tile], board.doubles[tile], board.used):
+        for number, (end, _) in enumerate(ends):
+            near = float(np.linalg.norm(point - end)) <= SHARED_END_REACH * shape.long
+            if near and (double, number) in board.used:
+                return True
+    return False
 
 
 def _end_within_reach(

@@ -452,6 +452,34 @@ def test_a_double_with_tiles_on_its_long_sides_is_a_hub_only_where_one_is_expect
     assert sorted(train.tiles for train in expected.trains) == [(1,), (2,), (3,)]
 
 
+def test_two_trains_off_one_end_of_a_crosswise_double_make_it_a_hub() -> None:
+    # chrisstayte's real 12-12 engine: trains against both long sides, one off its lower end
+    # and a second leaving that end aslant. A spinner's end carries one tile, so this is an
+    # engine, though nothing says a hub is expected.
+    s = 40.0
+    c = (400.0, 300.0)
+    aslant = math.pi / 2 + 0.7
+    by_the_end = (c[0] - 12, c[1] + s + 4)
+    tiles = [
+        tile((12, 12), c, math.pi / 2),
+        tile((12, 2), (c[0] + 1.5 * s + 2, c[1]), 0.0),
+        tile((12, 11), (c[0] - 1.5 * s - 2, c[1]), 0.0),
+        tile((12, 8), (c[0], c[1] + 2 * s + 2), math.pi / 2),
+        tile(
+            (12, 3),
+            (by_the_end[0] + math.cos(aslant) * s, by_the_end[1] + math.sin(aslant) * s),
+            aslant,
+        ),
+    ]
+    layout = group_table(tiles)
+    assert layout.hub is not None and layout.hub.engine_tile == 0
+    assert layout.open_ends == (2, 3, 8, 11)
+    # Without the second tile at that end it is a block game's spinner.
+    spinner = group_table(tiles[:4])
+    assert spinner.hub is None
+    assert spinner.open_ends == (2, 8, 11)
+
+
 def test_a_spinners_long_side_with_nothing_against_it_is_an_end() -> None:
     s = 40.0
     c = (400.0, 300.0)
